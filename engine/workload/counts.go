@@ -1,0 +1,89 @@
+package workload
+
+import (
+	"net/netip"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"netscript/engine/sock"
+)
+
+// Errnos counts failures by errno without allocating on the data path.
+type Errnos [256]uint64
+
+// Add counts one failure with errno e.
+func (c *Errnos) Add(e unix.Errno) {
+	if int(e) < len(c) {
+		c[e]++
+	} else {
+		c[0]++
+	}
+}
+
+// Map returns the non-zero counts keyed by errno name ("EADDRNOTAVAIL").
+func (c *Errnos) Map() map[string]uint64 {
+	m := map[string]uint64{}
+	for i, n := range c {
+		if n == 0 {
+			continue
+		}
+		name := "other"
+		if i != 0 {
+			name = sock.ErrnoName(unix.Errno(i))
+		}
+		m[name] += n
+	}
+	return m
+}
+
+// Counts is what a client loop counted over its measured interval.
+type Counts struct {
+	Transactions  uint64        // completed inside the interval
+	Discarded     uint64        // in flight at the deadline: sent, not counted
+	BytesSent     uint64        // bytes written to the data socket(s)
+	BytesReceived uint64        // bytes read from the data socket(s)
+	Elapsed       time.Duration // the measured interval
+	First         time.Duration // when the first transaction completed, from the start
+	Lost          uint64        // UDP transactions given up after the loss timeout
+	Connects      uint64        // connections made (TCP_CRR)
+	Errors        Errnos        // failed calls by errno
+}
+
+// ServerCounts is what a server loop counted for one test.
+type ServerCounts struct {
+	Transactions  uint64 // requests answered
+	BytesSent     uint64
+	BytesReceived uint64
+	Accepts       uint64 // connections accepted
+	Errors        Errnos
+	Peers         Peers // the distinct client addresses seen
+}
+
+// Peers keeps the distinct peer addresses (without ports) a server saw, up
+// to a bound, with how many connections or datagrams came from each. Adding
+// a peer already seen allocates nothing.
+type Peers struct {
+	Addrs  []netip.Addr
+	Counts []uint64
+	More   bool // more distinct peers than were kept
+}
+
+// maxPeers bounds how many distinct peer addresses a test keeps.
+const maxPeers = 256
+
+// Add notes one connection or datagram from addr.
+func (p *Peers) Add(addr netip.Addr) {
+	for i, a := range p.Addrs {
+		if a == addr {
+			p.Counts[i]++
+			return
+		}
+	}
+	if len(p.Addrs) >= maxPeers {
+		p.More = true
+		return
+	}
+	p.Addrs = append(p.Addrs, addr)
+	p.Counts = append(p.Counts, 1)
+}

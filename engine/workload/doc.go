@@ -1,0 +1,15 @@
+// Package workload holds the data paths of netscript's tests: for each
+// workload (TCP_RR, TCP_CRR, UDP_RR, ...) the loop the client runs over the
+// measured interval and the loop the server runs to answer it.
+//
+// Every loop runs on a goroutine locked to its own OS thread and talks to the
+// kernel through package sock's raw calls. In steady state a loop allocates
+// nothing, takes no lock and sends on no channel: per transaction it does its
+// system calls, reads the monotonic clock once, and records the time into a
+// histogram. It stops when its limit is reached or when its stop flag is set;
+// every socket it blocks on wakes it at least once per sock.Tick to look.
+//
+// Counting follows netperf: throughput is what completed inside the measured
+// interval; a transaction in flight at the deadline is not counted (it is
+// reported as discarded, so both ends' counts still add up).
+package workload

@@ -1,0 +1,105 @@
+package workload
+
+import (
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"netscript/engine/hist"
+	"netscript/engine/sock"
+)
+
+// Limits say when a client loop ends: after Duration (exactly, measured on
+// the monotonic clock from the loop's start), after Transactions completed,
+// or at whichever comes first when both are set.
+type Limits struct {
+	Duration     time.Duration
+	Transactions uint64
+}
+
+// Loop is what every client loop shares: its limits, its stop flag, the
+// histogram it records into and its start instant.
+type Loop struct {
+	Limits Limits
+	Stop   *atomic.Bool       // set by the orchestrator to end the loop early
+	Hist   *hist.Histogram    // per-transaction times; may be nil
+	Start  time.Time          // the start of the measured interval
+	Result Counts             // filled in by the loop
+	Err    error              // why the loop ended early, if it did
+	last   time.Duration      // completion time of the previous transaction
+	dead   time.Duration      // the deadline as an offset from Start, or max
+}
+
+func (l *Loop) init() {
+	l.dead = time.Duration(1<<63 - 1)
+	if l.Limits.Duration > 0 {
+		l.dead = l.Limits.Duration
+	}
+	if l.Start.IsZero() {
+		l.Start = time.Now()
+	}
+}
+
+// full reports whether the count limit has been reached.
+func (l *Loop) full() bool {
+	return l.Limits.Transactions > 0 && l.Result.Transactions >= l.Limits.Transactions
+}
+
+// stopped reports whether the orchestrator asked the loop to stop.
+func (l *Loop) stopped() bool { return l.Stop != nil && l.Stop.Load() }
+
+// done records one transaction that completed at now (an offset from Start)
+// and took lat. It returns false if the transaction completed after the
+// deadline, in which case it is counted as discarded instead.
+func (l *Loop) done(now, lat time.Duration) bool {
+	if now >= l.dead {
+		l.Result.Discarded++
+		return false
+	}
+	if l.Result.Transactions == 0 {
+		l.Result.First = now
+	}
+	l.Result.Transactions++
+	if l.Hist != nil {
+		l.Hist.Record(int64(lat))
+	}
+	return true
+}
+
+// finish sets the measured interval: the full duration if the deadline
+// ended the loop, else the time of the last completion.
+func (l *Loop) finish(byDeadline bool) {
+	if byDeadline {
+		l.Result.Elapsed = l.dead
+		return
+	}
+	l.Result.Elapsed = l.last
+}
+
+// errPeerClosed is the error of a loop whose peer closed the data
+// connection before the test ended.
+type peerError struct{ op string }
+
+func (e peerError) Error() string { return e.op + ": the server closed the data connection before the test ended" }
+
+// sendAll writes all of b, riding out send timeouts (EAGAIN) and signals
+// until the loop is stopped or the deadline passes. It returns the errno of
+// a real failure, or EAGAIN when it gave up because the test is over.
+func (l *Loop) sendAll(fd int, b []byte) unix.Errno {
+	for len(b) > 0 {
+		n, en := sock.Write(fd, b)
+		if en != 0 {
+			if en == unix.EAGAIN || en == unix.EINTR {
+				if l.stopped() || time.Since(l.Start) >= l.dead {
+					return unix.EAGAIN
+				}
+				continue
+			}
+			return en
+		}
+		l.Result.BytesSent += uint64(n)
+		b = b[n:]
+	}
+	return 0
+}

@@ -1,0 +1,203 @@
+package workload
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"netscript/engine/sock"
+)
+
+// MaxDatagram is the largest UDP payload over IPv4 (65535 − 20 − 8).
+const MaxDatagram = 65507
+
+// UDPRR is the client loop of UDP_RR on a connected UDP socket: a request
+// datagram and its response datagram, Burst more kept in flight. A response
+// that does not come within Timeout is counted as lost and the test goes on
+// (netperf's UDP_RR would block until the end of the test).
+type UDPRR struct {
+	Loop
+	FD       int
+	Request  int
+	Response int
+	Burst    int
+	Timeout  time.Duration // per-transaction loss timeout
+
+	req  []byte
+	rbuf []byte
+	sent []time.Duration
+}
+
+// Prepare allocates the loop's buffers and sets the socket's receive
+// timeout, so a lost datagram wakes the loop in time.
+func (u *UDPRR) Prepare() error {
+	u.req = make([]byte, u.Request)
+	u.rbuf = make([]byte, MaxDatagram+1)
+	u.sent = make([]time.Duration, u.Burst+1)
+	wake := sock.Tick
+	if u.Timeout > 0 && u.Timeout < wake {
+		wake = u.Timeout
+	}
+	return sock.SetRecvTimeout(u.FD, wake)
+}
+
+// Run runs the measured interval.
+func (u *UDPRR) Run() {
+	u.init()
+	if u.req == nil {
+		if err := u.Prepare(); err != nil {
+			u.Err = err
+			return
+		}
+	}
+	slots := len(u.sent)
+	var inflight, head int
+	var issued uint64
+	limit := u.Limits.Transactions
+	issue := func(now time.Duration) unix.Errno {
+		if limit > 0 && issued >= limit {
+			return 0
+		}
+		for {
+			n, en := sock.Write(u.FD, u.req)
+			if en == unix.EINTR {
+				continue
+			}
+			if en == unix.ENOBUFS || en == unix.EAGAIN {
+				// The local queue is full: the datagram never left. Count it
+				// and treat the transaction as lost on the spot.
+				u.Result.Errors.Add(en)
+				return en
+			}
+			if en != 0 {
+				return en
+			}
+			u.Result.BytesSent += uint64(n)
+			break
+		}
+		u.sent[(head+inflight)%slots] = now
+		inflight++
+		issued++
+		return 0
+	}
+	for i := 0; i < slots; i++ {
+		if en := issue(0); en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
+			u.fail("send", en)
+			u.finish(false)
+			return
+		}
+	}
+	byDeadline := false
+	for inflight > 0 {
+		n, en := sock.Read(u.FD, u.rbuf)
+		now := time.Since(u.Start)
+		if en != 0 {
+			if en != unix.EAGAIN && en != unix.EINTR {
+				u.fail("recv", en) // ECONNREFUSED: the server's port is gone
+				break
+			}
+			if u.stopped() {
+				break
+			}
+			if now >= u.dead {
+				byDeadline = true
+				u.Result.Discarded += uint64(inflight)
+				break
+			}
+			// Give up on every request older than the loss timeout.
+			for inflight > 0 && now-u.sent[head] >= u.Timeout {
+				head = (head + 1) % slots
+				inflight--
+				u.Result.Lost++
+				if en := issue(now); en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
+					u.fail("send", en)
+					u.finish(false)
+					return
+				}
+			}
+			continue
+		}
+		u.Result.BytesReceived += uint64(n)
+		lat := now - u.sent[head]
+		head = (head + 1) % slots
+		inflight--
+		if !u.done(now, lat) {
+			byDeadline = true
+			u.Result.Discarded += uint64(inflight)
+			break
+		}
+		u.last = now
+		if u.stopped() {
+			break
+		}
+		if en := issue(now); en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
+			u.fail("send", en)
+			break
+		}
+	}
+	u.finish(byDeadline)
+}
+
+// UDPRRServer is the server loop of UDP_RR: every datagram received is
+// answered with one response datagram to its sender.
+type UDPRRServer struct {
+	FD       int
+	Response int
+	Stop     *atomic.Bool
+	Counts   ServerCounts
+	Err      error
+
+	rbuf []byte
+	resp []byte
+	from sock.Addr
+}
+
+// Prepare allocates the loop's buffers.
+func (s *UDPRRServer) Prepare() {
+	s.rbuf = make([]byte, MaxDatagram+1)
+	s.resp = make([]byte, s.Response)
+}
+
+// Run serves until Stop is set.
+func (s *UDPRRServer) Run() {
+	if s.rbuf == nil {
+		s.Prepare()
+	}
+	var lastPeer sock.Addr
+	for !s.Stop.Load() {
+		n, en := sock.RecvFrom(s.FD, s.rbuf, &s.from)
+		if en != 0 {
+			if en == unix.EAGAIN || en == unix.EINTR {
+				continue
+			}
+			s.Counts.Errors.Add(en)
+			if en == unix.EBADF || en == unix.EINVAL {
+				s.Err = fmt.Errorf("recvfrom: %w", en)
+				return
+			}
+			continue
+		}
+		s.Counts.BytesReceived += uint64(n)
+		if s.from != lastPeer {
+			s.Counts.Peers.Add(s.from.AddrPort().Addr())
+			lastPeer = s.from
+		} else {
+			s.Counts.Peers.Counts[len(s.Counts.Peers.Counts)-1]++
+		}
+		for {
+			m, en := sock.SendTo(s.FD, s.resp, 0, &s.from)
+			if en == unix.EINTR {
+				continue
+			}
+			if en != 0 {
+				s.Counts.Errors.Add(en)
+				break
+			}
+			s.Counts.BytesSent += uint64(m)
+			s.Counts.Transactions++
+			break
+		}
+	}
+}
