@@ -1,0 +1,130 @@
+package proto
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+)
+
+// Conn is one control connection with framing, bounds and deadlines.
+type Conn struct {
+	c        net.Conn
+	MaxFrame int // the largest payload accepted; DefaultMaxFrame if 0
+	wbuf     []byte
+}
+
+// NewConn wraps an established connection. Call Handshake before anything
+// else.
+func NewConn(c net.Conn) *Conn { return &Conn{c: c} }
+
+// Net returns the underlying connection.
+func (c *Conn) Net() net.Conn { return c.c }
+
+// Close closes the connection.
+func (c *Conn) Close() error { return c.c.Close() }
+
+// Handshake sends our preamble and checks the peer's within timeout. A
+// server (isServer) that meets another version sends an Error explaining it
+// before returning a *VersionError.
+func (c *Conn) Handshake(timeout time.Duration, isServer bool) error {
+	c.c.SetDeadline(time.Now().Add(timeout))
+	defer c.c.SetDeadline(time.Time{})
+	if _, err := c.c.Write(AppendPreamble(nil, Version)); err != nil {
+		return fmt.Errorf("send preamble: %w", err)
+	}
+	p := make([]byte, PreambleSize)
+	if _, err := io.ReadFull(c.c, p); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("no preamble from the peer within %v", timeout)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return fmt.Errorf("the peer closed the control connection during the handshake")
+		}
+		return fmt.Errorf("read preamble: %w", err)
+	}
+	v, err := ParsePreamble(p)
+	if err != nil {
+		return err
+	}
+	if v != Version {
+		ve := &VersionError{Peer: v, Ours: Version}
+		if isServer {
+			c.Send(TypeError, Error{Message: ve.Error()}, timeout)
+		}
+		return ve
+	}
+	return nil
+}
+
+// Send writes one message within timeout.
+func (c *Conn) Send(t Type, v any, timeout time.Duration) error {
+	b, err := AppendFrame(c.wbuf[:0], t, v)
+	if err != nil {
+		return err
+	}
+	c.wbuf = b
+	c.c.SetWriteDeadline(time.Now().Add(timeout))
+	if _, err := c.c.Write(b); err != nil {
+		return fmt.Errorf("send %s: %w", t, err)
+	}
+	return nil
+}
+
+func (c *Conn) max() int {
+	if c.MaxFrame > 0 {
+		return c.MaxFrame
+	}
+	return DefaultMaxFrame
+}
+
+// Recv reads the next message within timeout (0: no deadline).
+func (c *Conn) Recv(timeout time.Duration) (Type, []byte, error) {
+	if timeout > 0 {
+		c.c.SetReadDeadline(time.Now().Add(timeout))
+	} else {
+		c.c.SetReadDeadline(time.Time{})
+	}
+	t, p, err := ReadFrame(c.c, c.max())
+	if err != nil {
+		return t, nil, err
+	}
+	return t, p, nil
+}
+
+// UnexpectedError reports a message that does not fit the conversation.
+type UnexpectedError struct {
+	Want, Got Type
+}
+
+func (e *UnexpectedError) Error() string {
+	return fmt.Sprintf("protocol error: expected %s, got %s", e.Want, e.Got)
+}
+
+// Expect reads the next message, which must be of type want, and decodes it
+// into v. An Error message from the peer becomes a *RemoteError.
+func (c *Conn) Expect(want Type, v any, timeout time.Duration) error {
+	t, p, err := c.Recv(timeout)
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("no %s message within %v", want, timeout)
+		}
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("the peer closed the control connection while this side waited for %s", want)
+		}
+		return err
+	}
+	if t == TypeError {
+		var e Error
+		if err := Decode(t, p, &e); err != nil {
+			return err
+		}
+		return &RemoteError{Message: e.Message}
+	}
+	if t != want {
+		return &UnexpectedError{Want: want, Got: t}
+	}
+	return Decode(t, p, v)
+}

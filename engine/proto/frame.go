@@ -1,0 +1,138 @@
+package proto
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Version is the protocol version this build speaks.
+const Version = 1
+
+// Magic opens every control connection in both directions.
+const Magic = "NETSCRPT"
+
+// PreambleSize is the length of the preamble: Magic and a 16-bit version.
+const PreambleSize = len(Magic) + 2
+
+// DefaultMaxFrame bounds a frame's payload unless the operator sets another
+// bound.
+const DefaultMaxFrame = 64 << 10
+
+// Type is a control message type.
+type Type uint8
+
+// The message types.
+const (
+	TypeError   Type = 1
+	TypeSetup   Type = 2
+	TypeReady   Type = 3
+	TypeStart   Type = 4
+	TypeStarted Type = 5
+	TypeStop    Type = 6
+	TypeResults Type = 7
+)
+
+var typeNames = map[Type]string{
+	TypeError: "Error", TypeSetup: "Setup", TypeReady: "Ready", TypeStart: "Start",
+	TypeStarted: "Started", TypeStop: "Stop", TypeResults: "Results",
+}
+
+// String names the type ("Setup"), or gives its number if unknown.
+func (t Type) String() string {
+	if n, ok := typeNames[t]; ok {
+		return n
+	}
+	return fmt.Sprintf("type %d", uint8(t))
+}
+
+// Known reports whether t is a message type of this version.
+func (t Type) Known() bool { _, ok := typeNames[t]; return ok }
+
+// AppendPreamble appends the preamble for version v to b.
+func AppendPreamble(b []byte, v uint16) []byte {
+	b = append(b, Magic...)
+	return binary.BigEndian.AppendUint16(b, v)
+}
+
+// ErrNotNetscript is returned when the peer's first bytes are not the
+// preamble: it is some other service, or not a netscript peer at all.
+var ErrNotNetscript = errors.New("the peer is not a netscript control endpoint (bad preamble)")
+
+// ParsePreamble checks the preamble and returns the peer's version.
+func ParsePreamble(p []byte) (uint16, error) {
+	if len(p) != PreambleSize || !bytes.Equal(p[:len(Magic)], []byte(Magic)) {
+		return 0, ErrNotNetscript
+	}
+	return binary.BigEndian.Uint16(p[len(Magic):]), nil
+}
+
+// VersionError reports a peer that speaks another protocol version.
+type VersionError struct {
+	Peer, Ours uint16
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("protocol version mismatch: peer speaks version %d, this netscript speaks version %d; run the same netscript release on both ends", e.Peer, e.Ours)
+}
+
+// FrameError reports a malformed frame.
+type FrameError struct{ Reason string }
+
+func (e *FrameError) Error() string { return "malformed control frame: " + e.Reason }
+
+// ReadFrame reads one frame from r, refusing payloads larger than max before
+// reading them.
+func ReadFrame(r io.Reader, max int) (Type, []byte, error) {
+	var hdr [5]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return 0, nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:4])
+	if n == 0 {
+		return 0, nil, &FrameError{"zero length"}
+	}
+	t := Type(hdr[4])
+	size := uint64(n) - 1
+	if size > uint64(max) {
+		return t, nil, &FrameError{fmt.Sprintf("%s payload of %d bytes exceeds the limit of %d", t, size, max)}
+	}
+	if !t.Known() {
+		return t, nil, &FrameError{fmt.Sprintf("unknown message %s", t)}
+	}
+	p := make([]byte, size)
+	if _, err := io.ReadFull(r, p); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return t, nil, err
+	}
+	return t, p, nil
+}
+
+// AppendFrame appends a frame of type t carrying the JSON encoding of v.
+func AppendFrame(b []byte, t Type, v any) ([]byte, error) {
+	p, err := json.Marshal(v)
+	if err != nil {
+		return b, fmt.Errorf("encode %s: %w", t, err)
+	}
+	b = binary.BigEndian.AppendUint32(b, uint32(len(p)+1))
+	b = append(b, byte(t))
+	return append(b, p...), nil
+}
+
+// Decode parses a payload of type t into v, which must be the message struct
+// of that type; it rejects trailing data.
+func Decode(t Type, p []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(p))
+	if err := d.Decode(v); err != nil {
+		return &FrameError{fmt.Sprintf("%s payload: %v", t, err)}
+	}
+	if d.More() {
+		return &FrameError{fmt.Sprintf("%s payload: trailing data", t)}
+	}
+	return nil
+}
