@@ -2,17 +2,17 @@ package proto
 
 // Setup asks the server to prepare the server side of one test.
 type Setup struct {
-	Test         string `json:"test"`                    // "TCP_RR", "TCP_CRR", "UDP_RR", ...
-	Request      int    `json:"request,omitempty"`       // request size in bytes (RR tests)
-	Response     int    `json:"response,omitempty"`      // response size in bytes (RR tests)
-	Burst        int    `json:"burst,omitempty"`         // requests in flight beyond the first
-	NoDelay      bool   `json:"nodelay,omitempty"`       // TCP_NODELAY on the server's data socket
-	DataPort     int    `json:"data_port,omitempty"`     // the data port to listen on; 0 lets the server choose
-	SendBuffer   int    `json:"send_buffer,omitempty"`   // SO_SNDBUF for the server's data socket
-	RecvBuffer   int    `json:"recv_buffer,omitempty"`   // SO_RCVBUF for the server's data socket
-	DurationNs   int64  `json:"duration_ns,omitempty"`   // the test's length, for the server's backstop
-	Transactions uint64 `json:"transactions,omitempty"`  // the test's count limit, if any
-	Brand        string `json:"brand,omitempty"`         // the client's tag, for the server's log
+	Test         string `json:"test"`                   // "TCP_RR", "TCP_CRR", "UDP_RR", ...
+	Request      int    `json:"request,omitempty"`      // request size in bytes (RR tests)
+	Response     int    `json:"response,omitempty"`     // response size in bytes (RR tests)
+	Burst        int    `json:"burst,omitempty"`        // requests in flight beyond the first
+	NoDelay      bool   `json:"nodelay,omitempty"`      // TCP_NODELAY on the server's data socket
+	DataPort     int    `json:"data_port,omitempty"`    // the data port to listen on; 0 lets the server choose
+	SendBuffer   int    `json:"send_buffer,omitempty"`  // SO_SNDBUF for the server's data socket
+	RecvBuffer   int    `json:"recv_buffer,omitempty"`  // SO_RCVBUF for the server's data socket
+	DurationNs   int64  `json:"duration_ns,omitempty"`  // the test's length, for the server's backstop
+	Transactions uint64 `json:"transactions,omitempty"` // the test's count limit, if any
+	Brand        string `json:"brand,omitempty"`        // the client's tag, for the server's log
 }
 
 // Buffers are socket buffer sizes the kernel granted.

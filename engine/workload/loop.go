@@ -22,13 +22,13 @@ type Limits struct {
 // histogram it records into and its start instant.
 type Loop struct {
 	Limits Limits
-	Stop   *atomic.Bool       // set by the orchestrator to end the loop early
-	Hist   *hist.Histogram    // per-transaction times; may be nil
-	Start  time.Time          // the start of the measured interval
-	Result Counts             // filled in by the loop
-	Err    error              // why the loop ended early, if it did
-	last   time.Duration      // completion time of the previous transaction
-	dead   time.Duration      // the deadline as an offset from Start, or max
+	Stop   *atomic.Bool    // set by the orchestrator to end the loop early
+	Hist   *hist.Histogram // per-transaction times; may be nil
+	Start  time.Time       // the start of the measured interval
+	Result Counts          // filled in by the loop
+	Err    error           // why the loop ended early, if it did
+	last   time.Duration   // completion time of the previous transaction
+	dead   time.Duration   // the deadline as an offset from Start, or max
 }
 
 func (l *Loop) init() {
@@ -81,7 +81,9 @@ func (l *Loop) finish(byDeadline bool) {
 // connection before the test ended.
 type peerError struct{ op string }
 
-func (e peerError) Error() string { return e.op + ": the server closed the data connection before the test ended" }
+func (e peerError) Error() string {
+	return e.op + ": the server closed the data connection before the test ended"
+}
 
 // sendAll writes all of b, riding out send timeouts (EAGAIN) and signals
 // until the loop is stopped or the deadline passes. It returns the errno of

@@ -72,12 +72,12 @@ func udpPair(t *testing.T) (client, server int) {
 // transactions × sizes on both ends, for several sizes and bursts.
 func TestRRCounts(t *testing.T) {
 	cases := []struct{ req, resp, burst int }{
-		{1, 1, 0},       // netperf's default
-		{128, 4096, 0},  // the dns-operations sizes
-		{4096, 128, 0},  // large request, small response
-		{1, 1, 8},       // burst
-		{100, 300, 3},   // burst with sizes that do not divide buffers
-		{70000, 10, 0},  // a request larger than one read
+		{1, 1, 0},      // netperf's default
+		{128, 4096, 0}, // the dns-operations sizes
+		{4096, 128, 0}, // large request, small response
+		{1, 1, 8},      // burst
+		{100, 300, 3},  // burst with sizes that do not divide buffers
+		{70000, 10, 0}, // a request larger than one read
 	}
 	for _, c := range cases {
 		cfd, sfd := tcpPair(t)
