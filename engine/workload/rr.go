@@ -15,7 +15,10 @@ const maxBuf = 4 << 20
 
 // RR is the client loop of TCP_RR: a request and its response on one
 // long-lived connection, with Burst more requests kept in flight beyond the
-// first (netperf's -b), matched to responses in order.
+// first (netperf's -b), matched to responses in order. As in netperf, each
+// request is one send and each response is read on its own (a receive never
+// asks for more than the rest of the current response), so the system calls
+// per transaction are those netperf makes.
 type RR struct {
 	Loop
 	FD       int // the connected data socket
@@ -23,17 +26,16 @@ type RR struct {
 	Response int // response size in bytes
 	Burst    int // requests in flight beyond the first
 
-	req  []byte          // Burst+1 requests back to back
-	rbuf []byte          // receive buffer
+	req  []byte          // one request
+	rbuf []byte          // one response
 	sent []time.Duration // ring of send times, one per request in flight
 }
 
 // Prepare allocates the loop's buffers; Run allocates nothing after it.
 func (r *RR) Prepare() {
-	slots := r.Burst + 1
-	r.req = make([]byte, clampBuf(slots*r.Request, r.Request))
-	r.rbuf = make([]byte, clampBuf(slots*r.Response, r.Response))
-	r.sent = make([]time.Duration, slots)
+	r.req = make([]byte, r.Request)
+	r.rbuf = make([]byte, clampBuf(r.Response, 1))
+	r.sent = make([]time.Duration, r.Burst+1)
 }
 
 func clampBuf(want, atLeast int) int {
@@ -54,41 +56,39 @@ func (r *RR) Run() {
 		r.Prepare()
 	}
 	slots := len(r.sent)
-	var issued, inflight, head, partial int
-	var issuedN uint64
+	var inflight, head, got int
+	var issued uint64
 	limit := r.Limits.Transactions
-	// issue sends k more requests, all stamped with the same instant.
-	issue := func(k int, now time.Duration) unix.Errno {
-		if limit > 0 && issuedN+uint64(k) > limit {
-			k = int(limit - issuedN)
+	// issue sends one more request, stamped with now, unless the count
+	// limit has been reached.
+	issue := func(now time.Duration) unix.Errno {
+		if limit > 0 && issued >= limit {
+			return 0
 		}
-		for i := 0; i < k; i++ {
-			r.sent[(head+inflight)%slots] = now
-			inflight++
-		}
-		issuedN += uint64(k)
-		issued = k
-		for k > 0 {
-			m := k
-			if m*r.Request > len(r.req) {
-				m = len(r.req) / r.Request
-			}
-			if en := r.sendAll(r.FD, r.req[:m*r.Request]); en != 0 {
-				return en
-			}
-			k -= m
-		}
-		return 0
-	}
-	_ = issued
-	if en := issue(slots, 0); en != 0 {
-		r.fail("send", en)
-		r.finish(false)
-		return
+		r.sent[(head+inflight)%slots] = now
+		inflight++
+		issued++
+		return r.sendAll(r.FD, r.req)
 	}
 	byDeadline := false
+	for i := 0; i < slots; i++ {
+		if en := issue(0); en != 0 {
+			if en == unix.EAGAIN {
+				r.Result.Discarded += uint64(inflight)
+				byDeadline = !r.stopped()
+			} else {
+				r.fail("send", en)
+			}
+			r.finish(byDeadline)
+			return
+		}
+	}
 	for inflight > 0 {
-		n, en := sock.Read(r.FD, r.rbuf)
+		want := r.Response - got
+		if want > len(r.rbuf) {
+			want = len(r.rbuf)
+		}
+		n, en := sock.Read(r.FD, r.rbuf[:want])
 		if en != 0 {
 			if en == unix.EAGAIN || en == unix.EINTR {
 				if r.stopped() {
@@ -109,32 +109,25 @@ func (r *RR) Run() {
 			break
 		}
 		r.Result.BytesReceived += uint64(n)
-		partial += n
-		if partial < r.Response {
+		got += n
+		if got < r.Response {
 			continue
 		}
+		got = 0
 		now := time.Since(r.Start)
-		completed := 0
-		for partial >= r.Response && inflight > 0 {
-			partial -= r.Response
-			lat := now - r.sent[head]
-			head = (head + 1) % slots
-			inflight--
-			completed++
-			if r.done(now, lat) {
-				r.last = now
-			} else {
-				byDeadline = true
-			}
-		}
-		if byDeadline {
+		lat := now - r.sent[head]
+		head = (head + 1) % slots
+		inflight--
+		if !r.done(now, lat) {
+			byDeadline = true
 			r.Result.Discarded += uint64(inflight)
 			break
 		}
+		r.last = now
 		if r.stopped() {
 			break
 		}
-		if en := issue(completed, now); en != 0 {
+		if en := issue(now); en != 0 {
 			if en == unix.EAGAIN { // gave up: stopped or past the deadline
 				byDeadline = !r.stopped()
 				r.Result.Discarded += uint64(inflight)
@@ -155,13 +148,14 @@ func (l *Loop) fail(op string, en unix.Errno) {
 	}
 }
 
-// RRServer is the server loop of TCP_RR: it answers every complete request
-// with a response until the client closes the connection or Stop is set.
+// RRServer is the server loop of TCP_RR: it reads each request on its own
+// and answers it with one response, as netserver does, until the client
+// closes the connection or Stop is set.
 type RRServer struct {
 	FD       int
 	Request  int
 	Response int
-	Burst    int // the client's burst, to size the batch buffers
+	Burst    int // the client's burst (informational)
 	Stop     *atomic.Bool
 	Counts   ServerCounts
 	Err      error
@@ -172,9 +166,8 @@ type RRServer struct {
 
 // Prepare allocates the loop's buffers.
 func (s *RRServer) Prepare() {
-	slots := s.Burst + 1
-	s.rbuf = make([]byte, clampBuf(slots*s.Request, s.Request))
-	s.resp = make([]byte, clampBuf(slots*s.Response, s.Response))
+	s.rbuf = make([]byte, clampBuf(s.Request, 1))
+	s.resp = make([]byte, s.Response)
 }
 
 // Run serves until end of stream, an error, or Stop.
@@ -182,9 +175,13 @@ func (s *RRServer) Run() {
 	if s.rbuf == nil {
 		s.Prepare()
 	}
-	partial := 0
+	got := 0
 	for {
-		n, en := sock.Read(s.FD, s.rbuf)
+		want := s.Request - got
+		if want > len(s.rbuf) {
+			want = len(s.rbuf)
+		}
+		n, en := sock.Read(s.FD, s.rbuf[:want])
 		if en != 0 {
 			if en == unix.EAGAIN || en == unix.EINTR {
 				if s.Stop.Load() {
@@ -202,20 +199,15 @@ func (s *RRServer) Run() {
 			return
 		}
 		s.Counts.BytesReceived += uint64(n)
-		partial += n
-		k := partial / s.Request
-		partial -= k * s.Request
-		for k > 0 {
-			m := k
-			if m*s.Response > len(s.resp) {
-				m = len(s.resp) / s.Response
-			}
-			if !s.write(s.resp[:m*s.Response]) {
-				return
-			}
-			s.Counts.Transactions += uint64(m)
-			k -= m
+		got += n
+		if got < s.Request {
+			continue
 		}
+		got = 0
+		if !s.write(s.resp) {
+			return
+		}
+		s.Counts.Transactions++
 	}
 }
 
