@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/netip"
 	"time"
@@ -218,7 +219,10 @@ func sessionBroke(m message) error {
 		if errors.Is(m.err, net.ErrClosed) {
 			return errors.New("the control connection was closed")
 		}
-		return fmt.Errorf("the server closed the control connection during the test (%v)", m.err)
+		if errors.Is(m.err, io.EOF) {
+			return errors.New("the server closed the control connection during the test")
+		}
+		return fmt.Errorf("the control connection failed during the test: %v", m.err)
 	}
 	if m.t == proto.TypeError {
 		var e proto.Error

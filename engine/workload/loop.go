@@ -77,6 +77,16 @@ func (l *Loop) finish(byDeadline bool) {
 	l.Result.Elapsed = l.last
 }
 
+// end finishes a loop that stopped with inflight requests outstanding:
+// unless the loop failed, they were sent and will be answered, so they are
+// discarded (not counted), and both ends' counts still add up.
+func (l *Loop) end(byDeadline bool, inflight int) {
+	if l.Err == nil {
+		l.Result.Discarded += uint64(inflight)
+	}
+	l.finish(byDeadline)
+}
+
 // errPeerClosed is the error of a loop whose peer closed the data
 // connection before the test ended.
 type peerError struct{ op string }

@@ -74,12 +74,11 @@ func (r *RR) Run() {
 	for i := 0; i < slots; i++ {
 		if en := issue(0); en != 0 {
 			if en == unix.EAGAIN {
-				r.Result.Discarded += uint64(inflight)
 				byDeadline = !r.stopped()
 			} else {
 				r.fail("send", en)
 			}
-			r.finish(byDeadline)
+			r.end(byDeadline, inflight)
 			return
 		}
 	}
@@ -96,8 +95,7 @@ func (r *RR) Run() {
 				}
 				if time.Since(r.Start) >= r.dead {
 					byDeadline = true
-					r.Result.Discarded += uint64(inflight)
-					break
+						break
 				}
 				continue
 			}
@@ -120,7 +118,6 @@ func (r *RR) Run() {
 		inflight--
 		if !r.done(now, lat) {
 			byDeadline = true
-			r.Result.Discarded += uint64(inflight)
 			break
 		}
 		r.last = now
@@ -130,14 +127,13 @@ func (r *RR) Run() {
 		if en := issue(now); en != 0 {
 			if en == unix.EAGAIN { // gave up: stopped or past the deadline
 				byDeadline = !r.stopped()
-				r.Result.Discarded += uint64(inflight)
 				break
 			}
 			r.fail("send", en)
 			break
 		}
 	}
-	r.finish(byDeadline)
+	r.end(byDeadline, inflight)
 }
 
 // fail records the first hard error of the loop.

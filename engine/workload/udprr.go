@@ -103,7 +103,6 @@ func (u *UDPRR) Run() {
 			}
 			if now >= u.dead {
 				byDeadline = true
-				u.Result.Discarded += uint64(inflight)
 				break
 			}
 			// Give up on every request older than the loss timeout.
@@ -125,7 +124,6 @@ func (u *UDPRR) Run() {
 		inflight--
 		if !u.done(now, lat) {
 			byDeadline = true
-			u.Result.Discarded += uint64(inflight)
 			break
 		}
 		u.last = now
@@ -137,7 +135,7 @@ func (u *UDPRR) Run() {
 			break
 		}
 	}
-	u.finish(byDeadline)
+	u.end(byDeadline, inflight)
 }
 
 // UDPRRServer is the server loop of UDP_RR: every datagram received is

@@ -1,0 +1,67 @@
+# netscript: build, test, benchmark, demo.
+#
+#   make demo    build bin/netscript and run scripts/sweep.star against the
+#                embedded loopback server
+#   make test    vet, gofmt, the whole test suite under -race, and a short
+#                pass of every fuzz target
+#   make bench   netscript against the C reference (pingpong) side by side
+#   make build   bin/netscript
+
+GO        ?= go
+VERSION   ?= 0.1.0
+COMMIT    ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+GOFLAGS   += -buildvcs=false
+export GOFLAGS
+
+# How long each fuzz target runs in `make test` (longer: make fuzz FUZZTIME=5m).
+FUZZTIME  ?= 4s
+# The C reference of ../shared/ref, built for `make bench`.
+PINGPONG_SRC ?= ../shared/ref/pingpong.c
+# Benchmark rounds per cell and seconds per run.
+ROUNDS    ?= 5
+SECONDS   ?= 3
+
+.PHONY: all build test vet fmtcheck unit fuzz bench demo clean
+
+all: build
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/netscript ./cmd/netscript
+
+test: vet fmtcheck unit fuzz
+
+vet:
+	$(GO) vet ./...
+
+fmtcheck:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+unit:
+	$(GO) test -race -count=1 -timeout 15m ./...
+
+# Every fuzz target, each for FUZZTIME, starting from its committed corpus.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
+		for f in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/func //'); do \
+			echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
+			$(GO) test -run='^$$' -fuzz="^$$f\$$" -fuzztime=$(FUZZTIME) $$pkg > /tmp/netscript-fuzz.log 2>&1 || \
+				{ cat /tmp/netscript-fuzz.log; exit 1; }; \
+		done; \
+	done
+
+.bench/pingpong: $(PINGPONG_SRC)
+	@mkdir -p .bench
+	cc -O2 -pthread -o $@ $(PINGPONG_SRC)
+
+bench: build .bench/pingpong
+	$(GO) build -o bin/nsbench ./cmd/nsbench
+	bin/nsbench -netscript bin/netscript -pingpong .bench/pingpong -rounds $(ROUNDS) -seconds $(SECONDS)
+
+demo: build
+	bin/netscript scripts/sweep.star
+
+clean:
+	rm -rf bin .bench

@@ -1,0 +1,178 @@
+// Command nsbench measures netscript against the C reference pingpong
+// (../shared/ref/pingpong.c) on loopback, side by side in one run: for each
+// workload and CPU placement it alternates the two tools for several rounds
+// and prints the median ratio netscript/reference. `make bench` runs it.
+//
+// Both servers are pinned to CPU 0; the clients to CPU 0 ("same") or CPU 1
+// ("diff"), with taskset, the same way for both tools.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// workload is one row of the table: how to run it with each tool.
+type workload struct {
+	name     string // netscript's builtin
+	pingpong string // the reference's mode
+	extra    string // extra netscript options
+	ppArgs   []string
+}
+
+var workloads = []workload{
+	{name: "tcp_rr", pingpong: "rr"},
+	{name: "tcp_crr", pingpong: "crr"},
+	{name: "udp_rr", pingpong: "udprr"},
+}
+
+func main() {
+	netscript := flag.String("netscript", "bin/netscript", "the netscript binary")
+	pingpong := flag.String("pingpong", ".bench/pingpong", "the reference binary")
+	rounds := flag.Int("rounds", 5, "rounds per cell")
+	secs := flag.Float64("seconds", 3, "length of each run")
+	only := flag.String("only", "", "comma-separated workloads to run (default all)")
+	embedded := flag.Bool("embedded", true, "also compare the embedded server with a separate daemon")
+	flag.Parse()
+
+	ppPort, nsPort := freePort(), freePort()
+	stopPP := start("0", *pingpong, "serve", "-p", strconv.Itoa(ppPort))
+	defer stopPP()
+	stopNS := start("0", *netscript, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", nsPort))
+	defer stopNS()
+	time.Sleep(300 * time.Millisecond)
+
+	fmt.Printf("netscript/pingpong, median of %d alternating rounds of %.0f s; servers on CPU 0\n", *rounds, *secs)
+	fmt.Printf("%-12s %-6s %14s %14s %8s\n", "workload", "client", "netscript", "pingpong", "ratio")
+	for _, w := range workloads {
+		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") {
+			continue
+		}
+		for _, place := range []struct{ name, cpu string }{{"same", "0"}, {"diff", "1"}} {
+			var ratios, nsv, ppv []float64
+			for r := 0; r < *rounds; r++ {
+				runNS := func() float64 {
+					code := fmt.Sprintf("print(%s(host='127.0.0.1', port=%d, duration=%g%s).throughput)", w.name, nsPort, *secs, w.extra)
+					return measure(place.cpu, *netscript, "-c", code)
+				}
+				runPP := func() float64 {
+					args := append([]string{w.pingpong, "127.0.0.1", strconv.Itoa(ppPort), fmt.Sprint(*secs)}, w.ppArgs...)
+					return measure(place.cpu, *pingpong, args...)
+				}
+				var a, b float64
+				if r%2 == 0 {
+					a = runNS()
+					b = runPP()
+				} else {
+					b = runPP()
+					a = runNS()
+				}
+				nsv, ppv = append(nsv, a), append(ppv, b)
+				ratios = append(ratios, a/b)
+			}
+			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f   rounds: %s\n", w.name, place.name, median(nsv), median(ppv), median(ratios), fmtList(ratios))
+		}
+	}
+	if *embedded {
+		compareEmbedded(*netscript, nsPort, *rounds, *secs, *only)
+	}
+}
+
+// compareEmbedded alternates the same test against the embedded server and
+// against the separate daemon, everything on CPU 0, and prints the median
+// ratio embedded/daemon: the embedded default must give the daemon's
+// figures.
+func compareEmbedded(netscript string, nsPort, rounds int, secs float64, only string) {
+	fmt.Printf("\nembedded server / separate daemon, everything on CPU 0, median of %d rounds\n", rounds)
+	fmt.Printf("%-12s %14s %14s %8s\n", "workload", "embedded", "daemon", "ratio")
+	for _, w := range workloads {
+		if only != "" && !strings.Contains(","+only+",", ","+w.name+",") {
+			continue
+		}
+		var ev, dv, ratios []float64
+		for r := 0; r < rounds; r++ {
+			emb := func() float64 {
+				return measure("0", netscript, "-c", fmt.Sprintf("print(%s(duration=%g).throughput)", w.name, secs))
+			}
+			dae := func() float64 {
+				return measure("0", netscript, "-c", fmt.Sprintf("print(%s(host='127.0.0.1', port=%d, duration=%g).throughput)", w.name, nsPort, secs))
+			}
+			var a, b float64
+			if r%2 == 0 {
+				a, b = emb(), dae()
+			} else {
+				b, a = dae(), emb()
+			}
+			ev, dv, ratios = append(ev, a), append(dv, b), append(ratios, a/b)
+		}
+		fmt.Printf("%-12s %14.2f %14.2f %8.3f   rounds: %s\n", w.name, median(ev), median(dv), median(ratios), fmtList(ratios))
+	}
+}
+
+func fmtList(xs []float64) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, fmt.Sprintf("%.3f", x))
+	}
+	return strings.Join(s, " ")
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// start runs a server pinned to cpu and returns a function that stops it.
+func start(cpu, bin string, args ...string) func() {
+	cmd := exec.Command("taskset", append([]string{"-c", cpu, bin}, args...)...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "nsbench: start %s: %v\n", bin, err)
+		os.Exit(1)
+	}
+	return func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+}
+
+// measure runs a client pinned to cpu and parses the number it prints.
+func measure(cpu, bin string, args ...string) float64 {
+	out, err := exec.Command("taskset", append([]string{"-c", cpu, bin}, args...)...).CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "nsbench: %s %v: %v\n%s", bin, args, err, out)
+		os.Exit(1)
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "nsbench: %s printed %q\n", bin, out)
+		os.Exit(1)
+	}
+	return f
+}
+
+func freePort() int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

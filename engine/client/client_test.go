@@ -1,0 +1,58 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/netip"
+	"testing"
+	"time"
+
+	"netscript/engine/server"
+	"netscript/engine/spec"
+	"netscript/engine/workload"
+)
+
+func startServer(t *testing.T, th *workload.Threads) netip.AddrPort {
+	t.Helper()
+	srv := server.New(server.Config{Version: "test", Threads: th})
+	a, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return netip.MustParseAddrPort(a.String())
+}
+
+// TestCancel: cancelling a long test stops it within 200 ms, ends the
+// server session cleanly (the server's counts come back) and keeps what was
+// measured.
+func TestCancel(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR} {
+		s := spec.Default(w)
+		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
+		s.Duration = 30 * time.Second
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(300*time.Millisecond, cancel)
+		start := time.Now()
+		res, err := Run(ctx, s, Options{Threads: th})
+		took := time.Since(start)
+		var te *TestError
+		if !errors.As(err, &te) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("%v: got %v, want a TestError wrapping context.Canceled", w, err)
+		}
+		if took > 300*time.Millisecond+200*time.Millisecond {
+			t.Errorf("%v: stopped %v after the cancel, want < 200ms", w, took-300*time.Millisecond)
+		}
+		if res == nil || res.Transactions == 0 || res.Remote == nil {
+			t.Fatalf("%v: partial result lost: %+v", w, res)
+		}
+		if res.Elapsed < 0.25 || res.Elapsed > 0.5 {
+			t.Errorf("%v: elapsed %v, want about 0.3 s", w, res.Elapsed)
+		}
+		if res.Remote.Transactions != res.Transactions+res.Discarded {
+			t.Errorf("%v: server answered %d, client counted %d + %d", w, res.Remote.Transactions, res.Transactions, res.Discarded)
+		}
+	}
+}

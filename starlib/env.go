@@ -1,0 +1,112 @@
+package starlib
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/netip"
+	"os"
+	"sync"
+
+	"go.starlark.net/starlark"
+
+	"netscript/engine/server"
+	"netscript/engine/sock"
+	"netscript/engine/workload"
+)
+
+// Env is what the builtins of one netscript process share: the embedded
+// loopback server (started on first use), the accounting of data-path
+// threads, and where output goes. main creates one and closes it at exit.
+type Env struct {
+	Version string    // netscript's release, as `netscript version` prints it
+	Stdout  io.Writer // print() and output builtins
+	Stderr  io.Writer // warnings and progress
+
+	Threads workload.Threads
+
+	mu       sync.Mutex
+	embedded *server.Server
+	addrs    map[sock.Family]netip.AddrPort
+}
+
+// NewEnv returns an environment writing to the process's stdout and stderr.
+func NewEnv(version string) *Env {
+	return &Env{Version: version, Stdout: os.Stdout, Stderr: os.Stderr}
+}
+
+// Embedded returns the control address of the embedded loopback server for
+// the family, starting the server on first use. It listens on 127.0.0.1 and,
+// for IPv6 tests, on ::1, on ports the kernel chooses.
+func (e *Env) Embedded(fam sock.Family) (netip.AddrPort, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if ap, ok := e.addrs[fam]; ok {
+		return ap, nil
+	}
+	if e.embedded == nil {
+		e.embedded = server.New(server.Config{Version: e.Version, Threads: &e.Threads})
+		e.addrs = map[sock.Family]netip.AddrPort{}
+	}
+	lo := sock.Loopback(fam)
+	a, err := e.embedded.Listen(netip.AddrPortFrom(lo, 0).String())
+	if err != nil {
+		return netip.AddrPort{}, fmt.Errorf("embedded server: %w", err)
+	}
+	ap := netip.MustParseAddrPort(a.String())
+	e.addrs[fam] = ap
+	if fam == sock.Auto {
+		e.addrs[sock.Inet] = ap
+	} else if fam == sock.Inet {
+		e.addrs[sock.Auto] = ap
+	}
+	return ap, nil
+}
+
+// Close stops the embedded server, if it was started.
+func (e *Env) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.embedded != nil {
+		e.embedded.Close()
+		e.embedded = nil
+	}
+	return nil
+}
+
+// thread-local keys.
+const (
+	localEnv = "netscript.env"
+	localCtx = "netscript.ctx"
+)
+
+// NewThread returns a Starlark thread whose builtins use env and stop when
+// ctx is cancelled. print() writes to env.Stdout.
+func NewThread(name string, env *Env, ctx context.Context) *starlark.Thread {
+	th := &starlark.Thread{
+		Name:  name,
+		Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(env.Stdout, msg) },
+	}
+	th.SetLocal(localEnv, env)
+	th.SetLocal(localCtx, ctx)
+	return th
+}
+
+// SetContext replaces the thread's cancellation context (the REPL gives each
+// statement its own).
+func SetContext(th *starlark.Thread, ctx context.Context) { th.SetLocal(localCtx, ctx) }
+
+func envOf(th *starlark.Thread) (*Env, error) {
+	e, ok := th.Local(localEnv).(*Env)
+	if !ok {
+		return nil, fmt.Errorf("internal error: thread has no netscript environment")
+	}
+	return e, nil
+}
+
+func ctxOf(th *starlark.Thread) context.Context {
+	if c, ok := th.Local(localCtx).(context.Context); ok {
+		return c
+	}
+	return context.Background()
+}

@@ -1,0 +1,282 @@
+package starlib
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"netscript/engine/sock"
+	"netscript/engine/spec"
+)
+
+// option is one keyword option of the workload builtins: its name, which
+// workloads take it, its default as help() shows it, what it means, and how
+// it is stored in a Spec.
+type option struct {
+	name    string
+	applies func(spec.Workload) bool
+	def     string
+	doc     string
+	set     func(s *spec.Spec, v starlark.Value) error
+}
+
+func all(spec.Workload) bool       { return true }
+func rrOnly(w spec.Workload) bool  { return w.RR() }
+func tcpOnly(w spec.Workload) bool { return !w.UDP() }
+func burstable(w spec.Workload) bool {
+	return w == spec.TCPRR || w == spec.UDPRR
+}
+func udpRR(w spec.Workload) bool { return w == spec.UDPRR }
+
+// options is the table of every workload option, in the order help() lists
+// them.
+var options = []option{
+	{"host", all, "embedded loopback server", "the server's control address (netperf -H)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Host, err = toString(v); return }},
+	{"port", all, fmt.Sprint(spec.DefaultControlPort), "the server's control port (netperf -p)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Port, err = toInt(v, 1, 65535); return }},
+	{"duration", all, "10s", "length of the measured interval: seconds, or a string such as \"10s\", \"250ms\" (netperf -l)",
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			s.Duration, err = toDuration(v)
+			if err == nil && s.Duration <= 0 {
+				err = fmt.Errorf("must be positive, got %v", s.Duration)
+			}
+			return
+		}},
+	{"transactions", rrOnly, "none", "end after this many transactions instead of after a duration (netperf -l -N)",
+		func(s *spec.Spec, v starlark.Value) error {
+			n, err := toInt(v, 1, math.MaxInt64)
+			s.Transactions = uint64(n)
+			return err
+		}},
+	{"request", rrOnly, "1", "request size in bytes (netperf -r req,)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Request, err = toSize(v); return }},
+	{"response", rrOnly, "1", "response size in bytes (netperf -r ,resp)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Response, err = toSize(v); return }},
+	{"burst", burstable, "0", "requests kept in flight beyond the first (netperf -b); use nodelay=True with TCP",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Burst, err = toInt(v, 0, spec.MaxBurst); return }},
+	{"nodelay", tcpOnly, "False", "TCP_NODELAY on both ends (netperf -D)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.NoDelay, err = toBool(v); return }},
+	{"local", all, "kernel's choice", "source address to bind the data socket(s) to (netperf -- -L)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Local, err = toString(v); return }},
+	{"local_port", all, "kernel's choice", "source port to bind (netperf -- -P port,)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.LocalPort, err = toInt(v, 0, 65535); return }},
+	{"data_port", all, "server's choice", "the server's data port (netperf -- -P ,port)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.DataPort, err = toInt(v, 0, 65535); return }},
+	{"family", all, "\"auto\"", "\"inet\", \"inet6\" or \"auto\" (netperf -4, -6)",
+		func(s *spec.Spec, v starlark.Value) error {
+			str, err := toString(v)
+			if err != nil {
+				return err
+			}
+			s.Family, err = sock.ParseFamily(str)
+			return err
+		}},
+	{"timeout", udpRR, "1s", "how long to wait for a response before the transaction counts as lost",
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			s.Timeout, err = toDuration(v)
+			if err == nil && s.Timeout <= 0 {
+				err = fmt.Errorf("must be positive, got %v", s.Timeout)
+			}
+			return
+		}},
+	{"connect_timeout", all, "5s", "bound on connecting to the server at set-up",
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			s.ConnectTimeout, err = toDuration(v)
+			if err == nil && s.ConnectTimeout <= 0 {
+				err = fmt.Errorf("must be positive, got %v", s.ConnectTimeout)
+			}
+			return
+		}},
+	{"brand", all, "\"\"", "a tag carried into the result and every output (netperf -B)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Brand, err = toString(v); return }},
+}
+
+// optionsFor lists the options workload w takes.
+func optionsFor(w spec.Workload) []option {
+	var out []option
+	for _, o := range options {
+		if o.applies(w) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// parseSpec builds a Spec for w from a builtin's arguments. Every error
+// names the option.
+func parseSpec(w spec.Workload, args starlark.Tuple, kwargs []starlark.Tuple) (spec.Spec, error) {
+	s := spec.Default(w)
+	if len(args) > 0 {
+		return s, fmt.Errorf("takes keyword options only (for example %s(duration=2)), got %d positional argument(s)", w.Builtin(), len(args))
+	}
+	opts := optionsFor(w)
+	seen := map[string]bool{}
+	durationGiven := false
+	for _, kv := range kwargs {
+		name := string(kv[0].(starlark.String))
+		if seen[name] {
+			return s, fmt.Errorf("option %s given twice", name)
+		}
+		seen[name] = true
+		o, ok := findOption(opts, name)
+		if !ok {
+			return s, unknownOption(w, name, opts)
+		}
+		if kv[1] == starlark.None {
+			continue // None keeps the default
+		}
+		if err := o.set(&s, kv[1]); err != nil {
+			return s, &spec.OptionError{Option: name, Msg: err.Error()}
+		}
+		if name == "duration" {
+			durationGiven = true
+		}
+	}
+	if s.Transactions > 0 && !durationGiven {
+		s.Duration = 0 // a count was given instead of a length
+	}
+	return s, s.Validate()
+}
+
+func findOption(opts []option, name string) (option, bool) {
+	for _, o := range opts {
+		if o.name == name {
+			return o, true
+		}
+	}
+	return option{}, false
+}
+
+// unknownOption explains a name the workload does not take: a near miss is
+// suggested, and an option of another workload is called that.
+func unknownOption(w spec.Workload, name string, opts []option) error {
+	for _, o := range options {
+		if o.name == name {
+			return fmt.Errorf("option %s does not apply to %s", name, w.Builtin())
+		}
+	}
+	var names []string
+	best, bestD := "", 3
+	for _, o := range opts {
+		names = append(names, o.name)
+		if d := editDistance(name, o.name); d < bestD {
+			best, bestD = o.name, d
+		}
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("unknown option %s", name)
+	if best != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	return fmt.Errorf("%s; %s takes: %s", msg, w.Builtin(), strings.Join(names, ", "))
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func toString(v starlark.Value) (string, error) {
+	s, ok := starlark.AsString(v)
+	if !ok {
+		return "", fmt.Errorf("want a string, got %s", v.Type())
+	}
+	return s, nil
+}
+
+func toBool(v starlark.Value) (bool, error) {
+	b, ok := v.(starlark.Bool)
+	if !ok {
+		return false, fmt.Errorf("want True or False, got %s", v.Type())
+	}
+	return bool(b), nil
+}
+
+func toInt(v starlark.Value, lo, hi int64) (int, error) {
+	i, ok := v.(starlark.Int)
+	if !ok {
+		return 0, fmt.Errorf("want an int, got %s %s", v.Type(), v)
+	}
+	n, ok := i.Int64()
+	if !ok || n < lo || n > hi {
+		return 0, fmt.Errorf("must be between %d and %d, got %s", lo, hi, i)
+	}
+	return int(n), nil
+}
+
+// toSize reads a size in bytes: an int, or a string with a K, M or G suffix
+// (1024-based, as netperf's capitals are), such as "64K".
+func toSize(v starlark.Value) (int, error) {
+	if s, ok := starlark.AsString(v); ok {
+		n, err := parseSize(s)
+		if err != nil {
+			return 0, err
+		}
+		return n, nil
+	}
+	n, err := toInt(v, math.MinInt32, math.MaxInt32)
+	if err != nil {
+		return 0, fmt.Errorf("want a size in bytes (an int, or a string such as \"64K\"), got %s", v.Type())
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("must be at least 1 byte, got %d", n)
+	}
+	return n, nil
+}
+
+func parseSize(s string) (int, error) {
+	t := strings.TrimSpace(s)
+	mult := 1
+	if t != "" {
+		switch t[len(t)-1] {
+		case 'K', 'k':
+			mult = 1 << 10
+		case 'M', 'm':
+			mult = 1 << 20
+		case 'G', 'g':
+			mult = 1 << 30
+		}
+		if mult > 1 {
+			t = t[:len(t)-1]
+		}
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 1 || int64(n)*int64(mult) > math.MaxInt32 {
+		return 0, fmt.Errorf("%q is not a size in bytes (want an int, or a string such as \"64K\")", s)
+	}
+	return n * mult, nil
+}
+
+func toDuration(v starlark.Value) (time.Duration, error) {
+	switch x := v.(type) {
+	case starlark.String:
+		return spec.ParseDuration(string(x))
+	case starlark.Int:
+		f, _ := starlark.AsFloat(x)
+		return spec.Seconds(f)
+	case starlark.Float:
+		return spec.Seconds(float64(x))
+	}
+	return 0, fmt.Errorf("want seconds (a number) or a string such as \"10s\", got %s", v.Type())
+}

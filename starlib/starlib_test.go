@@ -1,0 +1,99 @@
+package starlib
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarktest"
+)
+
+// newTestThread returns a thread with a fresh environment whose output is
+// discarded, and closes the environment when the test ends.
+func newTestThread(t *testing.T) (*starlark.Thread, *Env) {
+	t.Helper()
+	env := NewEnv("test")
+	env.Stdout, env.Stderr = io.Discard, io.Discard
+	t.Cleanup(func() { env.Close() })
+	th := NewThread(t.Name(), env, context.Background())
+	starlarktest.SetReporter(th, t)
+	return th, env
+}
+
+// TestStarFiles runs every testdata/*.star file; each loads assert.star and
+// checks the Starlark surface from a script's point of view.
+func TestStarFiles(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.star")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no .star tests found: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			th, _ := newTestThread(t)
+			pre := Predeclared()
+			pre["args"] = argsDict(nil)
+			th.Load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
+				if module == "assert.star" {
+					return starlarktest.LoadAssertModule()
+				}
+				return newLoader(pre).load(th, module)
+			}
+			sc, err := ReadScript(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := starlark.ExecFileOptions(FileOptions(), th, sc.Name, sc.Src, pre); err != nil {
+				if ee, ok := err.(*starlark.EvalError); ok {
+					t.Fatal(ee.Backtrace())
+				}
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestBadOptions runs snippets that must fail, and checks the error names
+// the builtin, the option and the cause.
+func TestBadOptions(t *testing.T) {
+	cases := []struct{ code, want string }{
+		{`tcp_rr(requets=1)`, "tcp_rr: unknown option requets (did you mean request?)"},
+		{`tcp_rr(request=0)`, "tcp_rr: request: must be at least 1 byte, got 0"},
+		{`tcp_rr(response=-5)`, "tcp_rr: response: must be at least 1 byte, got -5"},
+		{`udp_rr(request=70000)`, "udp_rr: request: must be between 1 and 65507 bytes"},
+		{`tcp_rr(burst=-1)`, "tcp_rr: burst: must be between 0 and 65536, got -1"},
+		{`tcp_crr(burst=2)`, "tcp_crr: option burst does not apply to tcp_crr"},
+		{`tcp_rr(duration="soon")`, `tcp_rr: duration: "soon" is not a duration`},
+		{`tcp_rr(duration=0)`, "tcp_rr: duration: must be positive"},
+		{`tcp_rr(duration=[1])`, "tcp_rr: duration: want seconds"},
+		{`tcp_rr(request="12Q")`, `tcp_rr: request: "12Q" is not a size in bytes`},
+		{`tcp_rr(nodelay=1)`, "tcp_rr: nodelay: want True or False, got int"},
+		{`tcp_rr(family="ipx")`, `tcp_rr: family: unknown family "ipx"`},
+		{`tcp_rr(port=70000)`, "tcp_rr: port: must be between 1 and 65535, got 70000"},
+		{`tcp_rr(1)`, "tcp_rr: takes keyword options only"},
+		{`tcp_rr(duration=1, duration=2)`, `keyword argument "duration" is repeated`},
+		{`udp_rr(timeout=0)`, "udp_rr: timeout: must be positive"},
+		{`tcp_rr(host="127.0.0.1", family="inet6")`, "tcp_rr: host: address 127.0.0.1 is not IPv6 but family is inet6"},
+		{`tcp_rr(local="not-an-ip", transactions=1)`, "tcp_rr: local: not an IP address: not-an-ip"},
+		{`tcp_rr(local="198.18.0.99", transactions=1)`, "tcp_rr: local: bind 198.18.0.99:0: cannot assign requested address"},
+		{`tcp_crr(local="198.18.0.99", transactions=1)`, "tcp_crr: local: bind 198.18.0.99:0: cannot assign requested address"},
+		{`udp_rr(local="::1", transactions=1)`, "udp_rr: local: address ::1 is not of the server's family"},
+	}
+	for _, c := range cases {
+		th, _ := newTestThread(t)
+		_, err := starlark.ExecFileOptions(FileOptions(), th, "bad.star", c.code, Predeclared())
+		if err == nil {
+			t.Errorf("%s: no error, want %q", c.code, c.want)
+			continue
+		}
+		msg := err.Error()
+		if ee, ok := err.(*starlark.EvalError); ok {
+			msg = ee.Msg
+		}
+		if !strings.Contains(msg, c.want) {
+			t.Errorf("%s:\n got  %s\n want %s", c.code, msg, c.want)
+		}
+	}
+}

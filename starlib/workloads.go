@@ -1,0 +1,83 @@
+package starlib
+
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+
+	"netscript/engine/client"
+	"netscript/engine/result"
+	"netscript/engine/spec"
+)
+
+// workloadBuiltin returns the builtin that runs workload w.
+func workloadBuiltin(w spec.Workload) *starlark.Builtin {
+	return starlark.NewBuiltin(w.Builtin(), func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		s, err := parseSpec(w, args, kwargs)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		}
+		res, err := runSpec(th, s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		}
+		return NewResult(res), nil
+	})
+}
+
+// runSpec runs one test, against the embedded server when no host is given.
+func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
+	env, err := envOf(th)
+	if err != nil {
+		return nil, err
+	}
+	opt := client.Options{Threads: &env.Threads}
+	if s.Host == "" {
+		ap, err := env.Embedded(s.Family)
+		if err != nil {
+			return nil, err
+		}
+		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
+		opt.Embedded = true
+	}
+	// A test that fails after it started returns a *client.TestError whose
+	// message carries what was measured until then, so it is not lost.
+	return client.Run(ctxOf(th), s, opt)
+}
+
+// NewResult wraps a result as a Starlark value.
+func NewResult(r *result.Result) *Record {
+	return NewRecord("result", r, func() string { return Summary(r) })
+}
+
+// Summary is the one-line form of a result that print() and the REPL show.
+func Summary(r *result.Result) string {
+	s := fmt.Sprintf("<result %s", r.Test)
+	if r.Brand != "" {
+		s += fmt.Sprintf(" %q", r.Brand)
+	}
+	s += fmt.Sprintf(" %.2f %s", r.Throughput, r.Units)
+	if r.Latency != nil && r.Latency.Count > 0 {
+		s += fmt.Sprintf(" p50=%.1fus p99=%.1fus", r.Latency.P50, r.Latency.P99)
+	}
+	s += fmt.Sprintf(" (%d transactions in %.2fs", r.Transactions, r.Elapsed)
+	var errs uint64
+	for _, n := range r.Errors {
+		errs += n
+	}
+	if errs > 0 {
+		s += fmt.Sprintf(", %d errors", errs)
+	}
+	return s + ")>"
+}
+
+// Predeclared returns the names every script, -c snippet and REPL session
+// starts with.
+func Predeclared() starlark.StringDict {
+	d := starlark.StringDict{}
+	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR} {
+		d[w.Builtin()] = workloadBuiltin(w)
+	}
+	addLibs(d)
+	return d
+}
