@@ -13,9 +13,9 @@ func Read(fd int, b []byte) (int, unix.Errno) {
 	if len(b) == 0 {
 		return 0, 0
 	}
-	n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0, 0, 0)
+	n, e := rawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0, 0, 0)
 	if e != 0 {
-		return 0, e
+		return 0, unix.Errno(e)
 	}
 	return int(n), 0
 }
@@ -26,9 +26,9 @@ func Write(fd int, b []byte) (int, unix.Errno) {
 	if len(b) == 0 {
 		return 0, 0
 	}
-	n, _, e := unix.RawSyscall6(unix.SYS_SENDTO, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0, 0, 0)
+	n, e := rawSyscall6(unix.SYS_SENDTO, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0, 0, 0)
 	if e != 0 {
-		return 0, e
+		return 0, unix.Errno(e)
 	}
 	return int(n), 0
 }
