@@ -70,14 +70,3 @@ func Summary(r *result.Result) string {
 	}
 	return s + ")>"
 }
-
-// Predeclared returns the names every script, -c snippet and REPL session
-// starts with.
-func Predeclared() starlark.StringDict {
-	d := starlark.StringDict{}
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR} {
-		d[w.Builtin()] = workloadBuiltin(w)
-	}
-	addLibs(d)
-	return d
-}
