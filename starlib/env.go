@@ -23,6 +23,9 @@ type Env struct {
 	Stdout  io.Writer // print() and output builtins
 	Stderr  io.Writer // warnings and progress
 
+	// Progress, if set, shows live progress of tests and iterations.
+	Progress Reporter
+
 	Threads workload.Threads
 
 	mu       sync.Mutex

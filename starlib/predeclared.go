@@ -11,6 +11,8 @@ import (
 func Predeclared() starlark.StringDict {
 	d := starlark.StringDict{}
 	addWorkloads(d)
+	addStatistics(d)
+	addOutput(d)
 	addLibs(d)
 	return d
 }

@@ -31,7 +31,7 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := client.Options{Threads: &env.Threads}
+	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env)}
 	if s.Host == "" {
 		ap, err := env.Embedded(s.Family)
 		if err != nil {
@@ -42,7 +42,11 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	}
 	// A test that fails after it started returns a *client.TestError whose
 	// message carries what was measured until then, so it is not lost.
-	return client.Run(ctxOf(th), s, opt)
+	res, err := client.Run(ctxOf(th), s, opt)
+	if env.Progress != nil {
+		env.Progress.Done()
+	}
+	return res, err
 }
 
 // NewResult wraps a result as a Starlark value.

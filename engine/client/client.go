@@ -24,6 +24,9 @@ import (
 type Options struct {
 	Threads  *workload.Threads // shared accounting of data-path threads; a private one if nil
 	Embedded bool              // the target is the embedded loopback server (reported as host "")
+	// Progress, if set, is called about every ProgressEvery while the test
+	// runs, from another goroutine, with the counts so far.
+	Progress func(Progress)
 }
 
 // controlTimeout bounds each control exchange outside the measured interval.
@@ -140,6 +143,9 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.opt.Progress != nil {
+		w.loop().Live = &workload.Live{}
+	}
 	defer w.close()
 	release := r.opt.Threads.Acquire(1)
 	defer release()
@@ -156,6 +162,10 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		t, p, err := r.pc.Recv(0)
 		msgs <- message{t, p, err}
 	}()
+	if r.opt.Progress != nil {
+		base := Progress{Test: r.spec.Workload.String(), Brand: r.spec.Brand, Total: r.spec.Duration, Units: "Trans/s"}
+		go watch(w.loop().Live, base, w.done, r.opt.Progress)
+	}
 	w.start()
 	stopOnCancel := context.AfterFunc(ctx, func() { w.stop.Store(true) })
 	var ctrlErr error

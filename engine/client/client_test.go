@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/netip"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,5 +55,41 @@ func TestCancel(t *testing.T) {
 		if res.Remote.Transactions != res.Transactions+res.Discarded {
 			t.Errorf("%v: server answered %d, client counted %d + %d", w, res.Remote.Transactions, res.Transactions, res.Discarded)
 		}
+	}
+}
+
+// TestProgress: a watcher sees the counts grow while the test runs.
+func TestProgress(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	s := spec.Default(spec.TCPRR)
+	s.Host, s.Port = ap.Addr().String(), int(ap.Port())
+	s.Duration = 700 * time.Millisecond
+	var got []Progress
+	var mu sync.Mutex
+	res, err := Run(context.Background(), s, Options{Threads: th, Progress: func(p Progress) {
+		mu.Lock()
+		got = append(got, p)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) < 2 {
+		t.Fatalf("%d progress reports in 700 ms, want at least 2", len(got))
+	}
+	last := got[len(got)-1]
+	if last.Test != "TCP_RR" || last.Total != s.Duration || last.Transactions == 0 || last.Throughput <= 0 {
+		t.Errorf("last report %+v", last)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Transactions < got[i-1].Transactions || got[i].Elapsed < got[i-1].Elapsed {
+			t.Errorf("progress went backwards: %+v then %+v", got[i-1], got[i])
+		}
+	}
+	if last.Transactions > res.Transactions+res.Discarded {
+		t.Errorf("progress showed %d, result %d", last.Transactions, res.Transactions)
 	}
 }

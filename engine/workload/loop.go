@@ -27,8 +27,10 @@ type Loop struct {
 	Start  time.Time       // the start of the measured interval
 	Result Counts          // filled in by the loop
 	Err    error           // why the loop ended early, if it did
+	Live   *Live           // if set, the loop publishes its counts here now and then
 	last   time.Duration   // completion time of the previous transaction
 	dead   time.Duration   // the deadline as an offset from Start, or max
+	pubAt  time.Duration   // when the loop next publishes to Live
 }
 
 func (l *Loop) init() {
@@ -64,6 +66,9 @@ func (l *Loop) done(now, lat time.Duration) bool {
 	if l.Hist != nil {
 		l.Hist.Record(int64(lat))
 	}
+	if l.Live != nil && now >= l.pubAt {
+		l.publish(now)
+	}
 	return true
 }
 
@@ -72,9 +77,13 @@ func (l *Loop) done(now, lat time.Duration) bool {
 func (l *Loop) finish(byDeadline bool) {
 	if byDeadline {
 		l.Result.Elapsed = l.dead
-		return
+	} else {
+		l.Result.Elapsed = l.last
 	}
-	l.Result.Elapsed = l.last
+	if l.Live != nil {
+		l.pubAt = 0
+		l.publish(l.Result.Elapsed)
+	}
 }
 
 // end finishes a loop that stopped with inflight requests outstanding:
@@ -114,4 +123,27 @@ func (l *Loop) sendAll(fd int, b []byte) unix.Errno {
 		b = b[n:]
 	}
 	return 0
+}
+
+// Live is a running loop's counts, published every PublishEvery so another
+// goroutine can show progress or take interim samples without touching the
+// loop's own counters.
+type Live struct {
+	Transactions atomic.Uint64
+	Bytes        atomic.Uint64 // bytes sent plus received
+	At           atomic.Int64  // when the counts were taken, ns from the loop's start
+}
+
+// PublishEvery is how often a loop publishes to its Live counters.
+const PublishEvery = 50 * time.Millisecond
+
+// publish stores the loop's counts in Live if it is time to.
+func (l *Loop) publish(now time.Duration) {
+	if l.Live == nil || now < l.pubAt {
+		return
+	}
+	l.pubAt = now + PublishEvery
+	l.Live.Transactions.Store(l.Result.Transactions)
+	l.Live.Bytes.Store(l.Result.BytesSent + l.Result.BytesReceived)
+	l.Live.At.Store(int64(now))
 }
