@@ -1,6 +1,392 @@
 package starlib
 
-import "go.starlark.net/starlark"
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"netscript/engine/result"
+	"netscript/engine/stats"
+)
 
 // addStatistics adds confidence(), compare() and the stats module.
-func addStatistics(d starlark.StringDict) {}
+func addStatistics(d starlark.StringDict) {
+	d["confidence"] = starlark.NewBuiltin("confidence", confidenceBuiltin)
+	d["compare"] = starlark.NewBuiltin("compare", compareBuiltin)
+	d["stats"] = statsModule()
+}
+
+// StatisticsDoc holds the help text of the statistics builtins, keyed by
+// the name a script uses ("confidence", "compare", "stats.ci", ...), for
+// help() and the documentation.
+var StatisticsDoc = map[string]string{
+	"confidence": confidenceDoc,
+	"compare":    compareDoc,
+	"stats":      statsDoc,
+}
+
+// Fields is a read-only Starlark value with named fields, the kind that
+// confidence(), compare() and stats.ci() return. `dir(v)` lists the fields,
+// v.to_dict() copies them into plain dicts and lists for json.encode, and
+// str(v) is a short summary.
+type Fields struct {
+	typeName string
+	names    []string // in the order to_dict() gives them
+	values   map[string]starlark.Value
+	str      func() string
+}
+
+var (
+	_ starlark.HasAttrs = (*Fields)(nil)
+	_ starlark.Value    = (*Fields)(nil)
+)
+
+// newFields returns an empty value of the given type; add fields with set.
+func newFields(typeName string) *Fields {
+	return &Fields{typeName: typeName, values: map[string]starlark.Value{}}
+}
+
+// set adds or replaces a field; values are frozen when the Fields is.
+func (f *Fields) set(name string, v starlark.Value) {
+	if _, ok := f.values[name]; !ok {
+		f.names = append(f.names, name)
+	}
+	f.values[name] = v
+}
+
+// String is the short readable form print() and the REPL show.
+func (f *Fields) String() string {
+	if f.str != nil {
+		return f.str()
+	}
+	var b strings.Builder
+	b.WriteString(f.typeName + "(")
+	for i, n := range f.names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n + " = " + f.values[n].String())
+	}
+	return b.String() + ")"
+}
+
+// Type returns the Starlark type name ("confidence", "comparison", ...).
+func (f *Fields) Type() string { return f.typeName }
+
+// Freeze freezes every field value.
+func (f *Fields) Freeze() {
+	for _, v := range f.values {
+		v.Freeze()
+	}
+}
+
+// Truth is always true.
+func (f *Fields) Truth() starlark.Bool { return true }
+
+// Hash refuses: these values are not hashable.
+func (f *Fields) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: %s", f.typeName) }
+
+// Attr returns the field called name, or the to_dict method.
+func (f *Fields) Attr(name string) (starlark.Value, error) {
+	if name == "to_dict" {
+		return starlark.NewBuiltin("to_dict", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+				return nil, err
+			}
+			return plainValue(f), nil
+		}), nil
+	}
+	return f.values[name], nil // nil: starlark reports the missing field
+}
+
+// AttrNames lists the fields (sorted) and to_dict.
+func (f *Fields) AttrNames() []string {
+	names := append([]string{"to_dict"}, f.names...)
+	sort.Strings(names)
+	return names
+}
+
+// plainValue copies v into plain dicts, lists and scalars (what json.encode
+// accepts): records and Fields become dicts, tuples become lists.
+func plainValue(v starlark.Value) starlark.Value {
+	switch x := v.(type) {
+	case *Record:
+		return toPlain(x.v)
+	case *Fields:
+		d := starlark.NewDict(len(x.names))
+		for _, n := range x.names {
+			d.SetKey(starlark.String(n), plainValue(x.values[n]))
+		}
+		return d
+	case *starlark.List:
+		elems := make([]starlark.Value, x.Len())
+		for i := range elems {
+			elems[i] = plainValue(x.Index(i))
+		}
+		return starlark.NewList(elems)
+	case starlark.Tuple:
+		elems := make([]starlark.Value, len(x))
+		for i := range x {
+			elems[i] = plainValue(x[i])
+		}
+		return starlark.NewList(elems)
+	case *starlark.Dict:
+		d := starlark.NewDict(x.Len())
+		for _, kv := range x.Items() {
+			d.SetKey(kv[0], plainValue(kv[1]))
+		}
+		return d
+	}
+	return v
+}
+
+// number is an int or float argument, for UnpackArgs (a float64 target
+// would reject an int).
+type number float64
+
+// Unpack accepts an int or a float.
+func (n *number) Unpack(v starlark.Value) error {
+	f, ok := Number(v)
+	if !ok {
+		return fmt.Errorf("want a number, got %s", v.Type())
+	}
+	*n = number(f)
+	return nil
+}
+
+// checkLevel validates a confidence level in percent for builtin.
+func checkLevel(builtin string, level float64) error {
+	if !(level > 0 && level < 100) {
+		return fmt.Errorf("%s: level must be between 0 and 100 percent (exclusive), got %v", builtin, level)
+	}
+	return nil
+}
+
+// checkNoArgs checks that v can be called with no arguments; param names
+// the argument of builtin that holds it.
+func checkNoArgs(builtin, param string, v starlark.Value) error {
+	if _, ok := v.(starlark.Callable); !ok {
+		return fmt.Errorf("%s: %s must be a function taking no arguments (such as lambda: tcp_rr(duration=10)), got %s", builtin, param, v.Type())
+	}
+	fn, ok := v.(*starlark.Function)
+	if !ok {
+		return nil // a builtin: whether it needs arguments shows when it is called
+	}
+	n := fn.NumParams()
+	if fn.HasVarargs() {
+		n--
+	}
+	if fn.HasKwargs() {
+		n--
+	}
+	var required []string
+	for i := 0; i < n; i++ {
+		if fn.ParamDefault(i) == nil {
+			name, _ := fn.Param(i)
+			required = append(required, name)
+		}
+	}
+	if len(required) > 0 {
+		return fmt.Errorf("%s: %s must take no arguments, but %s requires %s; wrap it, e.g. lambda: %s(...)",
+			builtin, param, fn.Name(), strings.Join(required, ", "), fn.Name())
+	}
+	return nil
+}
+
+// metricArg reads the metric argument: nil (not given) means "throughput"
+// and explicit false.
+func metricArg(builtin string, v starlark.Value) (metric string, explicit bool, err error) {
+	if v == nil {
+		return "throughput", false, nil
+	}
+	s, ok := starlark.AsString(v)
+	if !ok {
+		return "", false, fmt.Errorf("%s: metric must be a field name such as \"throughput\" or \"latency.p99\", got %s", builtin, v.Type())
+	}
+	if s == "" || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || strings.Contains(s, "..") {
+		return "", false, fmt.Errorf("%s: metric must be a field name such as \"throughput\" or \"latency.p99\", got %q", builtin, s)
+	}
+	return s, true, nil
+}
+
+// measure is one call of a user's function: what it returned and the value
+// of the metric in it.
+type measure struct {
+	ret   starlark.Value
+	value float64
+}
+
+// call calls fn (who says which argument it is, for messages) and extracts
+// metric from what it returned: a plain number is the value itself (only
+// when metric was not given explicitly), anything with fields (a result, a
+// struct, a dict) is searched for the dotted metric.
+func call(th *starlark.Thread, who string, fn starlark.Value, metric string, explicit bool) (measure, error) {
+	ret, err := starlark.Call(th, fn, nil, nil)
+	if err != nil {
+		return measure{}, err
+	}
+	v, err := metricValue(who, ret, metric, explicit)
+	return measure{ret: ret, value: v}, err
+}
+
+// metricValue returns the value of metric in ret, what who returned.
+func metricValue(who string, ret starlark.Value, metric string, explicit bool) (float64, error) {
+	if x, ok := Number(ret); ok {
+		if explicit {
+			return 0, fmt.Errorf("metric %q was given but %s returned a plain number (%s), which has no fields; return a result, or leave metric out", metric, who, ret.String())
+		}
+		return finite(who+" returned", x)
+	}
+	if !hasFields(ret) {
+		if ret == starlark.None {
+			return 0, fmt.Errorf("%s returned None; it must return a number or a result (is a return statement missing?)", who)
+		}
+		return 0, fmt.Errorf("%s returned a %s; it must return a number or a result", who, ret.Type())
+	}
+	have := NumericFields(ret)
+	f, err := Field(ret, metric)
+	if err != nil {
+		return 0, fmt.Errorf("metric %q: the %s %s returned has no such field; its numeric fields are %s", metric, ret.Type(), who, listOrNone(have))
+	}
+	x, ok := Number(f)
+	switch {
+	case ok:
+		return finite(fmt.Sprintf("metric %q of what %s returned is", metric, who), x)
+	case f == starlark.None:
+		return 0, fmt.Errorf("metric %q is None in the %s %s returned: it was not measured (CPU figures need cpu_util=True)", metric, ret.Type(), who)
+	}
+	return 0, fmt.Errorf("metric %q is a %s, not a number; the numeric fields of the %s %s returned are %s", metric, f.Type(), ret.Type(), who, listOrNone(have))
+}
+
+// hasFields reports whether v is a value with named fields: a result or
+// other record, a struct, a dict. Strings, lists and functions have
+// attributes too, but only methods.
+func hasFields(v starlark.Value) bool {
+	switch v.(type) {
+	case *starlark.Dict:
+		return true
+	case starlark.String, starlark.Bytes, *starlark.List, starlark.Tuple, *starlark.Set, starlark.Callable:
+		return false
+	case starlark.HasAttrs:
+		return true
+	}
+	return false
+}
+
+// finite refuses NaN and infinities, which no interval can be built on.
+func finite(what string, x float64) (float64, error) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("%s %s; every measurement must be a finite number", what, starlark.Float(x))
+	}
+	return x, nil
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// optionalNumber returns the numeric field name of v, if v has it and it is
+// a number (CPU figures are None when not measured, and absent from older
+// results).
+func optionalNumber(v starlark.Value, name string) (float64, bool) {
+	if !hasFields(v) {
+		return 0, false
+	}
+	f, err := attr(v, name)
+	if err != nil || f == nil {
+		return 0, false
+	}
+	x, ok := Number(f)
+	if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, false
+	}
+	return x, true
+}
+
+// mergedLatency returns the latency summary over every transaction of rets
+// (merged histograms), or None when not all of them are results that carry
+// a histogram.
+func mergedLatency(rets []starlark.Value) (starlark.Value, error) {
+	rs := make([]*result.Result, 0, len(rets))
+	for _, v := range rets {
+		rec, ok := v.(*Record)
+		if !ok {
+			return starlark.None, nil
+		}
+		r, ok := rec.Value().(*result.Result)
+		if !ok {
+			return starlark.None, nil
+		}
+		rs = append(rs, r)
+	}
+	lat, err := result.MergeLatency(rs)
+	if err != nil || lat == nil {
+		return starlark.None, err
+	}
+	return NewRecord("latency", lat, nil), nil
+}
+
+// unitsOf returns the units string of a result-like value when metric is
+// its throughput, else "".
+func unitsOf(v starlark.Value, metric string) string {
+	if metric != "throughput" {
+		return ""
+	}
+	if _, ok := v.(starlark.HasAttrs); !ok {
+		return ""
+	}
+	u, err := attr(v, "units")
+	if err != nil || u == nil {
+		return ""
+	}
+	s, _ := starlark.AsString(u)
+	return s
+}
+
+// floatList returns a frozen list of floats.
+func floatList(xs []float64) *starlark.List {
+	elems := make([]starlark.Value, len(xs))
+	for i, x := range xs {
+		elems[i] = starlark.Float(x)
+	}
+	l := starlark.NewList(elems)
+	l.Freeze()
+	return l
+}
+
+// frozenList returns a frozen list of vs.
+func frozenList(vs []starlark.Value) *starlark.List {
+	l := starlark.NewList(append([]starlark.Value(nil), vs...))
+	l.Freeze()
+	return l
+}
+
+// sampleStddev is the sample standard deviation of xs, 0 for fewer than
+// two values (only reached for a one-element list, which callers avoid).
+func sampleStddev(xs []float64) float64 {
+	s, err := stats.Stddev(xs)
+	if err != nil {
+		return 0
+	}
+	return s
+}
+
+// num formats a figure for a summary line: two decimals for ordinary
+// magnitudes, significant digits for small ones.
+func num(x float64) string {
+	if a := math.Abs(x); a >= 1 || a == 0 {
+		return fmt.Sprintf("%.2f", x)
+	}
+	return fmt.Sprintf("%.3g", x)
+}
+
+// pct formats a percentage with up to three decimals, netperf style.
+func pct(x float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", x), "0"), ".") + "%"
+}

@@ -1,0 +1,254 @@
+package starlib
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"netscript/engine/stats"
+)
+
+const confidenceDoc = `confidence(fn, level=99, width=5, min=3, max=10, metric="throughput")
+
+Runs fn (a function of no arguments that returns a result or a number) as
+whole, independent iterations until the level-percent Student-t confidence
+interval of the mean of metric is no wider than width percent of the mean, or
+max iterations are spent: netperf's -i max,min -I level,width.
+
+After each iteration from the second on, the full width 2·t(level, n−1)·s/√n
+as a percentage of the mean is compared with width; the loop stops when it is
+within width and at least min iterations ran. When fn returns results with
+local_cpu / remote_cpu figures (cpu_util=True) and metric is not given, those
+count toward the rule too, as in netperf; figures that are None do not.
+
+Differences from netperf, on purpose: any level in (0, 100) (netperf: 95 or
+99); max is not capped at 30; metric may be any numeric field of the result,
+dotted for nested ones ("latency.p99"); fn may return a plain number.
+
+Returns a value with:
+  mean, low, high   the mean of metric and its interval at level
+  stddev            sample standard deviation of the values
+  width             achieved full width, percent of the mean (THROUGHPUT_CONFID)
+  target_width      the width asked for
+  level, min, max   as given
+  iterations        how many times fn ran
+  met               True when the target was reached
+  metric            the field measured ("value" when fn returns numbers)
+  units             the result's units when metric is throughput
+  values            metric per iteration
+  widths            dict: achieved width per tracked figure (metric, local_cpu, remote_cpu)
+  width_history     the width after iterations 2, 3, ...
+  results           what fn returned, per iteration
+  latency           latency over every transaction of every iteration, from the
+                    merged histograms (not averaged percentiles); None unless fn
+                    returns RR results
+  local_cpu, remote_cpu  mean CPU utilisation over the iterations, or None
+
+When the target is not met, a warning on stderr says so, as netperf's does,
+with the achieved widths: the variability must be investigated before the
+figures are trusted.`
+
+// confidenceBuiltin implements confidence(); see confidenceDoc.
+func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var fn, metricV starlark.Value
+	level, width := number(99), number(5)
+	minN, maxN := 3, 10
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs,
+		"fn", &fn, "level?", &level, "width?", &width, "min?", &minN, "max?", &maxN, "metric?", &metricV); err != nil {
+		return nil, err
+	}
+	if err := checkNoArgs(b.Name(), "fn", fn); err != nil {
+		return nil, err
+	}
+	metric, explicit, err := metricArg(b.Name(), metricV)
+	if err != nil {
+		return nil, err
+	}
+	// names is shared with spec (a slice header copy), so naming the
+	// headline "value" once fn turns out to return numbers reaches the
+	// engine's messages too.
+	names := []string{metric}
+	if !explicit {
+		names = append(names, "local_cpu", "remote_cpu")
+	}
+	spec := stats.ConfidenceSpec{Level: float64(level), Width: float64(width), Min: minN, Max: maxN, Names: names}
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	env, err := envOf(th)
+	if err != nil {
+		return nil, err
+	}
+	ctx := ctxOf(th)
+
+	var rets []starlark.Value
+	iterate := func(i int) ([]float64, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if env.Progress != nil {
+			env.Progress.Iteration(b.Name(), i, spec.Max)
+		}
+		m, err := call(th, "fn", fn, metric, explicit)
+		if err != nil {
+			return nil, err
+		}
+		if i == 1 {
+			if _, ok := Number(m.ret); ok {
+				names[0] = "value"
+			}
+		}
+		rets = append(rets, m.ret)
+		if explicit {
+			return []float64{m.value}, nil
+		}
+		// Not measured (None, or no such field yet) feeds 0, which the
+		// engine's all-zero rule ignores, as netperf ignores its -1s.
+		lc, _ := optionalNumber(m.ret, "local_cpu")
+		rc, _ := optionalNumber(m.ret, "remote_cpu")
+		return []float64{m.value, lc, rc}, nil
+	}
+	c, err := stats.RunConfidence(spec, iterate)
+	if err != nil {
+		return nil, err
+	}
+	v, err := confidenceValue(c, rets, unitsOf(rets[0], metric))
+	if err != nil {
+		return nil, err
+	}
+	if !c.Met {
+		where := ""
+		if th.CallStackDepth() > 1 {
+			where = th.CallFrame(1).Pos.String()
+		}
+		warnNotMet(env.Stderr, c, where)
+	}
+	return v, nil
+}
+
+// confidenceValue builds the value confidence() returns.
+func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string) (*Fields, error) {
+	iv := c.Intervals[0]
+	spec := c.Spec
+	f := newFields("confidence")
+	f.set("metric", starlark.String(spec.Names[0]))
+	f.set("mean", starlark.Float(iv.Mean))
+	f.set("low", starlark.Float(iv.Low))
+	f.set("high", starlark.Float(iv.High))
+	f.set("stddev", starlark.Float(sampleStddev(c.Values[0])))
+	f.set("width", starlark.Float(c.Widths[0]))
+	f.set("target_width", starlark.Float(spec.Width))
+	f.set("level", starlark.Float(spec.Level))
+	f.set("min", starlark.MakeInt(spec.Min))
+	f.set("max", starlark.MakeInt(spec.Max))
+	f.set("iterations", starlark.MakeInt(c.Iterations))
+	f.set("met", starlark.Bool(c.Met))
+	f.set("units", starlark.String(units))
+	f.set("values", floatList(c.Values[0]))
+	widths := starlark.NewDict(len(c.Widths))
+	for m, w := range c.Widths {
+		if m > 0 && allZeroValues(c.Values[m]) {
+			continue // not measured
+		}
+		widths.SetKey(starlark.String(spec.Names[m]), starlark.Float(w))
+	}
+	f.set("widths", widths)
+	f.set("width_history", floatList(c.History))
+	f.set("results", frozenList(rets))
+	lat, err := mergedLatency(rets)
+	if err != nil {
+		return nil, fmt.Errorf("confidence: %w", err)
+	}
+	f.set("latency", lat)
+	for _, name := range []string{"local_cpu", "remote_cpu"} {
+		f.set(name, meanOfField(rets, name))
+	}
+	f.str = func() string {
+		state := fmt.Sprintf("met after %d iterations", c.Iterations)
+		if !c.Met {
+			state = fmt.Sprintf("NOT met in %d iterations", c.Iterations)
+		}
+		u := ""
+		if units != "" {
+			u = " " + units
+		}
+		return fmt.Sprintf("<confidence %s %s%s +/-%s @ %s conf.: %s (width %s, target %s)>",
+			spec.Names[0], num(iv.Mean), u, pct(c.Widths[0]/2), pct(spec.Level), state, pct(c.Widths[0]), pct(spec.Width))
+	}
+	f.Freeze()
+	return f, nil
+}
+
+// meanOfField is the mean of the numeric field name over rets, or None when
+// any of them lacks it (not measured).
+func meanOfField(rets []starlark.Value, name string) starlark.Value {
+	xs := make([]float64, 0, len(rets))
+	for _, v := range rets {
+		x, ok := optionalNumber(v, name)
+		if !ok {
+			return starlark.None
+		}
+		xs = append(xs, x)
+	}
+	m, err := stats.Mean(xs)
+	if err != nil {
+		return starlark.None
+	}
+	return starlark.Float(m)
+}
+
+func allZeroValues(xs []float64) bool {
+	for _, x := range xs {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// warnNotMet writes netperf's warning for a confidence target that was not
+// reached, with the achieved widths; where is the script position of the
+// confidence() call.
+func warnNotMet(w io.Writer, c *stats.Confidence, where string) {
+	if w == nil {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("!!! WARNING")
+	if where != "" {
+		b.WriteString(" (confidence() at " + where + ")")
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "!!! Desired confidence was not achieved within the specified iterations (%d).\n", c.Iterations)
+	b.WriteString("!!! This implies that there was variability in the test environment that\n")
+	b.WriteString("!!! must be investigated before going further.\n")
+	labels := []string{c.Spec.Names[0], "Local CPU util", "Remote CPU util"}
+	for m, w := range c.Widths {
+		lead := "!!!                       "
+		if m == 0 {
+			lead = "!!! Confidence intervals: "
+		}
+		note := ""
+		switch {
+		case m == 0:
+			note = fmt.Sprintf(" (wanted %s at %s)", pct(c.Spec.Width), pct(c.Spec.Level))
+		case allZeroValues(c.Values[m]):
+			note = " (not measured)"
+		}
+		fmt.Fprintf(&b, "%s%-16s: %.3f%%%s\n", lead, labels[m], w, note)
+	}
+	// How the width moved tells a trend (still narrowing: more iterations
+	// would do) from noise (no progress: fix the environment).
+	if n := len(c.History); n > 1 {
+		const keep = 12
+		first := max(0, n-keep)
+		hs := make([]string, 0, keep)
+		for _, h := range c.History[first:] {
+			hs = append(hs, fmt.Sprintf("%.1f%%", h))
+		}
+		fmt.Fprintf(&b, "!!! Width after iterations %d..%d: %s\n", first+2, c.Iterations, strings.Join(hs, " "))
+	}
+	io.WriteString(w, b.String())
+}
