@@ -11,6 +11,8 @@ import (
 
 const compareDoc = `compare(a, b, runs=10, level=95, metric="throughput")
 
+Runs a and b in turn and says whether b really differs from a.
+
 Says whether b differs from a, honestly: runs a and b (functions of no
 arguments returning a result or a number) runs times each, alternately in
 A B B A pairs so that a slow drift of the machine weighs on both alike, then
@@ -34,7 +36,11 @@ Returns a value with:
                      merged histograms; None unless a and b return RR results
 
 At level 95, identical configurations come out significant in about 5 % of
-comparisons: a single significant result at the edge deserves a rerun.`
+comparisons: a single significant result at the edge deserves a rerun.
+
+  c = compare(lambda: tcp_rr(duration=5),
+              lambda: tcp_rr(duration=5, nodelay=True))
+  print(c.delta_pct, c.low_pct, c.high_pct, c.significant)`
 
 // compareBuiltin implements compare(); see compareDoc.
 func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -12,6 +12,8 @@ import (
 
 const confidenceDoc = `confidence(fn, level=99, width=5, min=3, max=10, metric="throughput")
 
+Repeats fn until its mean is known to width % (netperf -i, -I).
+
 Runs fn (a function of no arguments that returns a result or a number) as
 whole, independent iterations until the level-percent Student-t confidence
 interval of the mean of metric is no wider than width percent of the mean, or
@@ -38,7 +40,8 @@ Returns a value with:
   metric            the field measured ("value" when fn returns numbers)
   units             the result's units when metric is throughput
   values            metric per iteration
-  widths            dict: achieved width per tracked figure (metric, local_cpu, remote_cpu)
+  widths            dict: achieved width per tracked figure (the metric,
+                    and local_cpu, remote_cpu when measured)
   width_history     the width after iterations 2, 3, ...
   results           what fn returned, per iteration
   latency           latency over every transaction of every iteration, from the
@@ -48,7 +51,10 @@ Returns a value with:
 
 When the target is not met, a warning on stderr says so, as netperf's does,
 with the achieved widths: the variability must be investigated before the
-figures are trusted.`
+figures are trusted.
+
+  c = confidence(lambda: tcp_rr(duration=10), level=99, width=1, max=30)
+  print(c.mean, c.width, c.iterations, c.met, c.latency.p99)`
 
 // confidenceBuiltin implements confidence(); see confidenceDoc.
 func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -22,11 +22,17 @@ func addStatistics(d starlark.StringDict) {
 // StatisticsDoc holds the help text of the statistics builtins, keyed by
 // the name a script uses ("confidence", "compare", "stats.ci", ...), for
 // help() and the documentation.
-var StatisticsDoc = map[string]string{
-	"confidence": confidenceDoc,
-	"compare":    compareDoc,
-	"stats":      statsDoc,
-}
+var StatisticsDoc = func() map[string]string {
+	d := map[string]string{
+		"confidence": confidenceDoc,
+		"compare":    compareDoc,
+		"stats":      statsDoc,
+	}
+	for k, v := range statsDocs {
+		d[k] = v
+	}
+	return d
+}()
 
 // Fields is a read-only Starlark value with named fields, the kind that
 // confidence(), compare() and stats.ci() return. `dir(v)` lists the fields,

@@ -10,24 +10,61 @@ import (
 	"netscript/engine/stats"
 )
 
-const statsDoc = `stats: descriptive statistics over lists (or tuples) of numbers
+const statsDoc = `stats (module)
 
-stats.mean(xs)            arithmetic mean
-stats.stddev(xs)          sample standard deviation (divisor n−1); needs 2 values
-stats.median(xs)          the middle value, or the mean of the two middle values
-stats.percentile(xs, q)   the q-th percentile, 0 ≤ q ≤ 100, by linear
-                          interpolation between the two nearest ranks: sort xs,
-                          r = q/100·(n−1), result x[⌊r⌋] + (r−⌊r⌋)·(x[⌊r⌋+1] − x[⌊r⌋]).
-                          This is numpy's default, Excel's PERCENTILE.INC and
-                          R's type 7: percentile 0 is the minimum, 100 the maximum.
-stats.ci(xs, level=95)    Student-t confidence interval of the mean, at level
-                          percent; needs 2 values. Returns an interval value with
-                          low, high, mean, half_width (t·s/√n), width (the full
-                          width 2·t·s/√n in percent of |mean|, netperf's figure;
-                          None when the mean is 0), stddev, level and n.
+Descriptive statistics and confidence intervals over lists of numbers.
 
-Every function refuses an empty list, a value that is not a number, and NaN or
-infinity, with an error that names it; none returns NaN.`
+  stats.mean(xs)           arithmetic mean
+  stats.stddev(xs)         sample standard deviation (n−1); needs 2 values
+  stats.median(xs)         the middle value (mean of the two middle ones)
+  stats.percentile(xs, q)  q-th percentile by linear interpolation (numpy's
+                           default); see help("stats.percentile")
+  stats.ci(xs, level=95)   Student-t confidence interval of the mean: a
+                           value with low, high, mean, width, ...;
+                           see help("stats.ci")
+
+Every function refuses an empty list, a value that is not a number, and NaN
+or infinity, with an error that names it; none returns NaN.
+  xs = confidence(lambda: tcp_rr(duration=2)).values
+  print(stats.median(xs), stats.percentile(xs, 90), stats.ci(xs, 99))`
+
+// statsDocs documents each member of the stats module.
+var statsDocs = map[string]string{
+	"stats.mean": `stats.mean(xs) -> float
+
+The arithmetic mean of a non-empty list or tuple of numbers.`,
+	"stats.stddev": `stats.stddev(xs) -> float
+
+The sample standard deviation (divisor n−1, as netperf's confidence
+intervals and every t test use); needs at least 2 values.`,
+	"stats.median": `stats.median(xs) -> float
+
+The middle value of xs, or the mean of the two middle values when the
+count is even; the same as stats.percentile(xs, 50). xs is not reordered.`,
+	"stats.percentile": `stats.percentile(xs, q) -> float
+
+The q-th percentile of xs, 0 ≤ q ≤ 100 (a percentile, not a fraction), by
+linear interpolation between the two nearest ranks: sort xs into
+x[0] ≤ … ≤ x[n−1], take r = q/100·(n−1), return
+x[⌊r⌋] + (r−⌊r⌋)·(x[⌊r⌋+1] − x[⌊r⌋]). This is numpy.percentile's default,
+Excel's PERCENTILE.INC and R's type 7: percentile 0 is the minimum, 100 the
+maximum, 50 the median. For latency percentiles of a test, use its result's
+latency fields, which come from the full histogram.
+  stats.percentile([15, 20, 35, 40, 50], 40)   # 29.0`,
+	"stats.ci": `stats.ci(xs, level=95) -> interval
+
+The two-sided Student-t confidence interval of the mean of xs at level
+percent (0 < level < 100); needs at least 2 values. Returns a value with:
+  low, high    the interval: mean ∓ half_width
+  mean         the mean of xs
+  half_width   t(level, n−1)·s/√n
+  width        the full width 2·t·s/√n in percent of |mean|: the figure
+               netperf reports as THROUGHPUT_CONFID and confidence()
+               compares with its width; None when the mean is 0
+  stddev, level, n
+  iv = stats.ci([196599.6, 200704.4, 197639.9], 95)
+  print(iv.low, iv.high, iv.width)   # width 5.35 (%)`,
+}
 
 // statsModule returns the stats module.
 func statsModule() *starlarkstruct.Module {

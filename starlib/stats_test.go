@@ -110,3 +110,18 @@ def seq(*vals):
 		}
 	}
 }
+
+// TestStatisticsDocumented checks that help() has a text for every
+// statistics builtin and every member of the stats module.
+func TestStatisticsDocumented(t *testing.T) {
+	names := []string{"confidence", "compare", "stats"}
+	for _, m := range statsModule().AttrNames() {
+		names = append(names, "stats."+m)
+	}
+	for _, n := range names {
+		doc, ok := StatisticsDoc[n]
+		if !ok || !strings.HasPrefix(doc, n) {
+			t.Errorf("%s: no documentation starting with its name", n)
+		}
+	}
+}
