@@ -20,6 +20,7 @@ import (
 // threads, and where output goes. main creates one and closes it at exit.
 type Env struct {
 	Version string    // netscript's release, as `netscript version` prints it
+	Commit  string    // the commit it was built from, for env() and records
 	Stdout  io.Writer // print() and output builtins
 	Stderr  io.Writer // warnings and progress
 

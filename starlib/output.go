@@ -1,6 +1,430 @@
 package starlib
 
-import "go.starlark.net/starlark"
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
 
-// addOutput adds table(), csv(), kv() and env().
-func addOutput(d starlark.StringDict) {}
+	"go.starlark.net/starlark"
+)
+
+// addOutput adds table(), csv(), kv(), env() and help().
+func addOutput(d starlark.StringDict) {
+	d["help"] = starlark.NewBuiltin("help", helpBuiltin)
+	d["table"] = starlark.NewBuiltin("table", tableBuiltin)
+	d["csv"] = starlark.NewBuiltin("csv", csvBuiltin)
+	d["kv"] = starlark.NewBuiltin("kv", kvBuiltin)
+	d["env"] = starlark.NewBuiltin("env", envBuiltin)
+}
+
+// MailWidth is the width table() keeps to, so a table pasted into a mail
+// is not wrapped.
+const MailWidth = 80
+
+// tableBuiltin: table(results, fields=None) returns netperf's human layout.
+func tableBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	rows, fields, err := outputArgs(b, args, kwargs, tableDefaults)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Table(rows, fields)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	return starlark.String(s), nil
+}
+
+// csvBuiltin: csv(results, fields=None) returns netperf's -o layout.
+func csvBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	rows, fields, err := outputArgs(b, args, kwargs, recordDefaults)
+	if err != nil {
+		return nil, err
+	}
+	s, err := CSV(rows, fields)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	return starlark.String(s), nil
+}
+
+// kvBuiltin: kv(result, fields=None) returns netperf's -k layout.
+func kvBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v, fv starlark.Value = nil, starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "result", &v, "fields?", &fv); err != nil {
+		return nil, err
+	}
+	if !isOutputRow(v) {
+		if n := starlark.Len(v); n >= 0 {
+			return nil, fmt.Errorf("%s: takes one result, got a %s of %d; use csv() for several", b.Name(), v.Type(), n)
+		}
+		return nil, fmt.Errorf("%s: result must be a result (or a dict), got %s", b.Name(), v.Type())
+	}
+	fields, err := outputFields(b.Name(), fv)
+	if err != nil {
+		return nil, err
+	}
+	if fields == nil {
+		fields = recordDefaults([]starlark.Value{v})
+	}
+	s, err := KV(v, fields)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	return starlark.String(s), nil
+}
+
+// outputArgs unpacks (results, fields=None) and fills in default fields.
+func outputArgs(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple, defaults func([]starlark.Value) []string) ([]starlark.Value, []string, error) {
+	var rv, fv starlark.Value = nil, starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "results", &rv, "fields?", &fv); err != nil {
+		return nil, nil, err
+	}
+	rows, err := outputRows(b.Name(), rv)
+	if err != nil {
+		return nil, nil, err
+	}
+	fields, err := outputFields(b.Name(), fv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fields == nil {
+		fields = defaults(rows)
+	}
+	return rows, fields, nil
+}
+
+// isOutputRow reports whether v can be one row: a result or other value with
+// fields, or a dict (such as r.to_dict() or a decoded record).
+func isOutputRow(v starlark.Value) bool {
+	switch v.(type) {
+	case *starlark.Dict:
+		return true
+	case starlark.Iterable: // lists and tuples have methods, but are not rows
+		return false
+	case starlark.HasAttrs:
+		return true
+	}
+	return false
+}
+
+// outputRows reads a list (or tuple) of results; one result is a list of one.
+func outputRows(builtin string, v starlark.Value) ([]starlark.Value, error) {
+	if isOutputRow(v) {
+		return []starlark.Value{v}, nil
+	}
+	it, ok := v.(starlark.Iterable)
+	if !ok {
+		return nil, fmt.Errorf("%s: results must be a list of results, got %s", builtin, v.Type())
+	}
+	var rows []starlark.Value
+	iter := it.Iterate()
+	defer iter.Done()
+	var x starlark.Value
+	for i := 0; iter.Next(&x); i++ {
+		if !isOutputRow(x) {
+			return nil, fmt.Errorf("%s: results[%d] is a %s, not a result", builtin, i, x.Type())
+		}
+		rows = append(rows, x)
+	}
+	return rows, nil
+}
+
+// outputFields reads fields: None (the defaults), a list of names, or one
+// string of comma-separated names as netperf's selectors are written.
+func outputFields(builtin string, v starlark.Value) ([]string, error) {
+	if v == starlark.None {
+		return nil, nil
+	}
+	var names []string
+	if s, ok := starlark.AsString(v); ok {
+		for _, f := range strings.Split(s, ",") {
+			names = append(names, strings.TrimSpace(f))
+		}
+	} else if it, ok := v.(starlark.Iterable); ok {
+		iter := it.Iterate()
+		defer iter.Done()
+		var x starlark.Value
+		for i := 0; iter.Next(&x); i++ {
+			s, ok := starlark.AsString(x)
+			if !ok {
+				return nil, fmt.Errorf("%s: fields[%d] must be a field name such as \"latency.p99\", got %s", builtin, i, x.Type())
+			}
+			names = append(names, s)
+		}
+	} else {
+		return nil, fmt.Errorf("%s: fields must be a list of field names such as [\"throughput\", \"latency.p99\"], got %s", builtin, v.Type())
+	}
+	for _, n := range names {
+		if n == "" {
+			return nil, fmt.Errorf("%s: fields has an empty name", builtin)
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: fields is empty; leave it out for the defaults", builtin)
+	}
+	return names, nil
+}
+
+// Table lays rows out in netperf's human style: a header of up to three
+// lines (name, second word, units), fixed-width columns, numbers
+// right-aligned. Columns that do not fit MailWidth go into a further block
+// below, which repeats the first column. The text has no final newline.
+func Table(rows []starlark.Value, fields []string) (string, error) {
+	if len(fields) == 0 {
+		return "", nil
+	}
+	cells, err := outGrid(rows, fields, "-")
+	if err != nil {
+		return "", err
+	}
+	cols := make([]tableColumn, len(fields))
+	for j, f := range fields {
+		c := tableColumn{head: tableHeader(f, rows), numeric: true}
+		for _, h := range c.head {
+			c.width = max(c.width, len(h))
+		}
+		for i := range rows {
+			c.width = max(c.width, len(cells[i][j].text))
+			if !cells[i][j].number && cells[i][j].text != "-" {
+				c.numeric = false
+			}
+		}
+		cols[j] = c
+	}
+	var b strings.Builder
+	for k, block := range tableBlocks(cols) {
+		if k > 0 {
+			b.WriteString("\n\n")
+		}
+		writeTableBlock(&b, cols, block, cells)
+	}
+	return b.String(), nil
+}
+
+type tableColumn struct {
+	head    [3]string
+	width   int
+	numeric bool
+}
+
+// columnGap separates table columns.
+const columnGap = "  "
+
+// tableBlocks splits column indexes into groups that each fit MailWidth; every
+// group after the first starts with column 0 again.
+func tableBlocks(cols []tableColumn) [][]int {
+	var out [][]int
+	cur, width := []int{0}, cols[0].width
+	for j := 1; j < len(cols); j++ {
+		w := len(columnGap) + cols[j].width
+		if width+w > MailWidth && len(cur) > 1 {
+			out = append(out, cur)
+			cur, width = []int{0}, cols[0].width
+		}
+		cur = append(cur, j)
+		width += w
+	}
+	return append(out, cur)
+}
+
+func writeTableBlock(b *strings.Builder, cols []tableColumn, block []int, cells [][]outCell) {
+	var lines []string
+	for h := 0; h < 3; h++ {
+		var parts []string
+		empty := true
+		for _, j := range block {
+			if cols[j].head[h] != "" {
+				empty = false
+			}
+			parts = append(parts, padCell(cols[j].head[h], cols[j].width, cols[j].numeric))
+		}
+		if !empty {
+			lines = append(lines, strings.TrimRight(strings.Join(parts, columnGap), " "))
+		}
+	}
+	for i := range cells {
+		var parts []string
+		for _, j := range block {
+			parts = append(parts, padCell(cells[i][j].text, cols[j].width, cols[j].numeric))
+		}
+		lines = append(lines, strings.TrimRight(strings.Join(parts, columnGap), " "))
+	}
+	b.WriteString(strings.Join(lines, "\n"))
+}
+
+func padCell(s string, width int, right bool) string {
+	if len(s) >= width {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", width-len(s)) + s
+	}
+	return s + strings.Repeat(" ", width-len(s))
+}
+
+// CSV lays rows out as netperf's -o does: one header line of field names,
+// then one line per row. The text has no final newline.
+func CSV(rows []starlark.Value, fields []string) (string, error) {
+	if len(fields) == 0 {
+		return "", nil
+	}
+	cells, err := outGrid(rows, fields, "")
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(fields)
+	for _, row := range cells {
+		rec := make([]string, len(row))
+		for j, c := range row {
+			rec[j] = c.text
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	return strings.TrimRight(buf.String(), "\n"), w.Error()
+}
+
+// KV lays one row out as netperf's -k does: NAME=value lines, the name in
+// capitals with dots as underscores (latency.p99 is LATENCY_P99), strings
+// double-quoted so a shell can source the text. No final newline.
+func KV(row starlark.Value, fields []string) (string, error) {
+	cells, err := outGrid([]starlark.Value{row}, fields, "")
+	if err != nil {
+		return "", err
+	}
+	lines := make([]string, len(fields))
+	for j, f := range fields {
+		c := cells[0][j]
+		v := c.text
+		if c.quoted {
+			v = kvQuote(v)
+		}
+		lines[j] = strings.ToUpper(strings.ReplaceAll(f, ".", "_")) + "=" + v
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// kvQuote double-quotes s, escaping what a POSIX shell expands inside
+// double quotes.
+func kvQuote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`")
+	return `"` + r.Replace(s) + `"`
+}
+
+// outCell is one formatted value.
+type outCell struct {
+	text   string
+	number bool // right-aligned
+	quoted bool // text (strings, dicts, lists): kv() quotes it
+	none   bool // not measured
+}
+
+// outGrid formats fields of every row; none is the text of a value that
+// was not measured.
+func outGrid(rows []starlark.Value, fields []string, none string) ([][]outCell, error) {
+	out := make([][]outCell, len(rows))
+	for i, r := range rows {
+		out[i] = make([]outCell, len(fields))
+		for j, f := range fields {
+			v, err := outLookup(r, f)
+			if err != nil {
+				return nil, err
+			}
+			c, err := outFormat(f, v, none)
+			if err != nil {
+				return nil, err
+			}
+			out[i][j] = c
+		}
+	}
+	return out, nil
+}
+
+// outLookup is Field, except that a key missing from a dict (errors.timeout
+// of a result that had none) is None rather than an error.
+func outLookup(row starlark.Value, path string) (starlark.Value, error) {
+	v, err := Field(row, path)
+	if err == nil {
+		return v, nil
+	}
+	if i := strings.LastIndex(path, "."); i > 0 {
+		if parent, perr := Field(row, path[:i]); perr == nil {
+			if _, ok := parent.(*starlark.Dict); ok {
+				return starlark.None, nil
+			}
+		}
+	}
+	return nil, err
+}
+
+// format renders one value of field.
+func outFormat(field string, v starlark.Value, none string) (outCell, error) {
+	switch x := v.(type) {
+	case starlark.NoneType:
+		return outCell{text: none, none: true}, nil
+	case starlark.Int:
+		return outCell{text: x.String(), number: true}, nil
+	case starlark.Float:
+		f := float64(x)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return outCell{text: none, none: true}, nil
+		}
+		return outCell{text: outFloat(field, f), number: true}, nil
+	case starlark.String:
+		return outCell{text: string(x), quoted: true}, nil
+	case starlark.Bool:
+		return outCell{text: x.String()}, nil
+	case *starlark.Dict:
+		var parts []string
+		for _, kv := range x.Items() {
+			k, ok := starlark.AsString(kv[0])
+			if !ok {
+				k = kv[0].String()
+			}
+			c, err := outFormat(field+"."+k, kv[1], none)
+			if err != nil {
+				return outCell{}, err
+			}
+			parts = append(parts, k+"="+c.text)
+		}
+		sort.Strings(parts)
+		return outCell{text: strings.Join(parts, " "), quoted: true}, nil
+	case *starlark.List:
+		var parts []string
+		for i := 0; i < x.Len(); i++ {
+			c, err := outFormat(field, x.Index(i), none)
+			if err != nil {
+				return outCell{}, err
+			}
+			parts = append(parts, c.text)
+		}
+		return outCell{text: strings.Join(parts, " "), quoted: true}, nil
+	case starlark.HasAttrs:
+		names := FieldNames(x)
+		example := field
+		if len(names) > 0 {
+			example = field + "." + names[0]
+		}
+		return outCell{}, fmt.Errorf("field %s is a %s with fields %s; name one, such as %s",
+			field, x.Type(), strings.Join(names, ", "), example)
+	}
+	return outCell{text: v.String()}, nil
+}
+
+// outFloat gives latencies (microseconds) one decimal and other figures
+// two, as netperf prints rates and times; other small values keep three
+// significant digits rather than rounding to zero.
+func outFloat(field string, f float64) string {
+	if strings.HasPrefix(field, "latency.") {
+		return fmt.Sprintf("%.1f", f)
+	}
+	if a := math.Abs(f); a != 0 && a < 0.1 {
+		return fmt.Sprintf("%.3g", f)
+	}
+	return fmt.Sprintf("%.2f", f)
+}

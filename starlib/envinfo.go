@@ -1,0 +1,31 @@
+package starlib
+
+import (
+	"go.starlark.net/starlark"
+
+	"netscript/engine/sysinfo"
+)
+
+// envBuiltin: env() describes this machine and this netscript: kernel, CPU,
+// the sysctls that move results, versions. A record keeps it.
+func envBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	env, err := envOf(th)
+	if err != nil {
+		return nil, err
+	}
+	return NewEnvInfo(env.SysInfo()), nil
+}
+
+// SysInfo describes this machine and the netscript build env runs.
+func (e *Env) SysInfo() sysinfo.Info {
+	return sysinfo.Collect(e.Version, e.Commit)
+}
+
+// NewEnvInfo wraps a machine description as the read-only value env()
+// returns; str() of it is the one-line summary.
+func NewEnvInfo(info sysinfo.Info) *Record {
+	return NewRecord("env", &info, info.String)
+}

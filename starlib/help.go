@@ -1,0 +1,322 @@
+package starlib
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"netscript/engine/spec"
+)
+
+// workloadDoc says what one unit of work of each workload is.
+var workloadDoc = map[spec.Workload]string{
+	spec.TCPRR:     "a request and its response on one long-lived connection",
+	spec.TCPCRR:    "connect, request, response, close: a new connection per transaction",
+	spec.UDPRR:     "a request datagram and its response datagram",
+	spec.TCPStream: "bulk data, client to server",
+	spec.TCPMaerts: "bulk data, server to client",
+	spec.UDPStream: "datagrams client to server, with loss counted at both ends",
+}
+
+// workloadShort is the line help() gives each workload.
+var workloadShort = map[spec.Workload]string{
+	spec.TCPRR:     "request/response on one connection",
+	spec.TCPCRR:    "connect, request, response, close per transaction",
+	spec.UDPRR:     "request/response datagrams",
+	spec.TCPStream: "bulk data, client to server",
+	spec.TCPMaerts: "bulk data, server to client",
+	spec.UDPStream: "datagrams client to server, loss counted",
+}
+
+// outputDoc documents the builtins of this area.
+var outputDoc = map[string]string{
+	"table": `table(results, fields=None) -> str
+
+Lays results out as netperf's human output does: a header of up to three
+lines (name, more of the name, units), fixed-width columns, numbers
+right-aligned, at most 80 columns wide so it can be pasted into a mail
+(columns that do not fit go into a second block below).
+
+  results  a list of results (or of dicts such as r.to_dict()); one result
+           is a table of one row
+  fields   field names, dotted for nested ones ("latency.p99",
+           "remote.transactions"), as a list or one comma-separated string;
+           None picks a set for the kind of test (for TCP_RR: test, request,
+           response, burst, elapsed, throughput, latency.p50, latency.p99,
+           then brand and errors when any result has them)
+
+An unknown field is an error that lists the valid ones.
+  print(table([tcp_rr(request=s, response=s) for s in [1, 64, 1024]]))`,
+	"csv": `csv(results, fields=None) -> str
+
+Lays results out as netperf -o does: one header line of field names, then
+one line per result. Fields as for table(); the default set adds units,
+brand, transactions and the latency distribution.
+  print(csv(results, ["brand", "throughput", "latency.p99"]))`,
+	"kv": `kv(result, fields=None) -> str
+
+Lays one result out as netperf -k does: NAME=value lines, the name in
+capitals with dots as underscores (latency.p99 is LATENCY_P99), strings in
+double quotes so a shell can source the text. Fields as for csv().
+  print(kv(tcp_rr(duration=2), ["throughput", "latency.p99"]))`,
+	"env": `env() -> env
+
+Describes this machine and this netscript, as records keep it: hostname,
+os, arch, kernel, kernel_version, cpu_model, cpus (online), usable_cpus
+(affinity), cpu_governor, sysctls (a dict of the settings that move results,
+keyed by full name: net.ipv4.tcp_congestion_control, net.ipv4.tcp_fastopen,
+net.ipv4.tcp_rmem, net.core.rmem_max, net.ipv4.tcp_tw_reuse,
+net.ipv4.ip_local_port_range, ...), netscript, commit, go.
+  print(env())
+  print(env().sysctls["net.ipv4.tcp_congestion_control"])
+  print(json.encode(env().to_dict()))`,
+	"help": `help(x=None)
+
+Prints what x is and how to use it: a builtin's arguments and options with
+their defaults, a module's members, a result's fields, or a function's
+docstring. help() lists every builtin.`,
+}
+
+// resultDoc describes the fields of a result.
+const resultDoc = `A result is what one test measured: read-only; dir(r) lists the fields,
+r.to_dict() gives plain data for json.encode, table()/csv()/kv() lay results
+out.
+
+  test, brand          "TCP_RR" and so on; the tag given with brand=
+  throughput, units    completed transactions per second ("Trans/s"), or
+                       10^6 bits/s for stream tests
+  elapsed              seconds measured
+  transactions         transactions completed inside the interval
+  discarded            in flight at the deadline: sent, not counted
+  bytes_sent, bytes_received
+  latency              count, min, mean, stddev, p50, p90, p99, p999, max
+                       in microseconds (RR tests)
+  errors               failed calls by errno name; "timeout" for lost UDP
+  config               the options in force, the data port and the socket
+                       buffers the kernel granted
+  local_address, remote_address
+  remote               the server's own counts: transactions, bytes_sent,
+                       bytes_received, accepts, elapsed, errors, peers`
+
+// helpBuiltin prints documentation through the thread's print function.
+func helpBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "x?", &x); err != nil {
+		return nil, err
+	}
+	text, err := Help(x)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	if th.Print != nil {
+		th.Print(th, text)
+	} else {
+		fmt.Println(text)
+	}
+	return starlark.None, nil
+}
+
+// Help returns the documentation of x: None gives the list of builtins, a
+// string names a builtin.
+func Help(x starlark.Value) (string, error) {
+	switch v := x.(type) {
+	case starlark.NoneType:
+		return helpIndex(), nil
+	case starlark.String:
+		if d, ok := Predeclared()[string(v)]; ok {
+			return Help(d)
+		}
+		if doc, ok := helpDocOf(string(v)); ok {
+			return doc, nil
+		}
+		return "", fmt.Errorf("no builtin is called %q; help() lists them", string(v))
+	case *starlark.Builtin:
+		name := v.Name()
+		if doc, ok := helpDocOf(name); ok {
+			return doc, nil
+		}
+		if r := v.Receiver(); r != nil {
+			return fmt.Sprintf("%s: a method of %s", name, r.Type()), nil
+		}
+		return fmt.Sprintf("%s: a builtin; no documentation yet", name), nil
+	case *starlark.Function:
+		return helpFunction(v), nil
+	case *Record:
+		if v.Type() == "result" {
+			return resultDoc, nil
+		}
+		if doc, ok := helpDocOf(v.Type()); ok {
+			return doc, nil
+		}
+		return fmt.Sprintf("a %s with fields %s", v.Type(), strings.Join(FieldNames(v), ", ")), nil
+	case starlark.HasAttrs:
+		if doc, ok := helpDocOf(helpModuleName(v)); ok {
+			return doc, nil
+		}
+		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(FieldNames(v), ", "))
+		return strings.Join(wrapText(text, MailWidth-2), "\n"), nil
+	}
+	return fmt.Sprintf("a %s value: %s", x.Type(), x.String()), nil
+}
+
+// helpDocOf finds the documentation of a builtin by name: workloads from the
+// option table, then this area's and the statistics area's texts.
+func helpDocOf(name string) (string, bool) {
+	if w, err := spec.ParseWorkload(strings.ToUpper(name)); err == nil && w.Builtin() == name {
+		return workloadHelp(w), true
+	}
+	if d, ok := outputDoc[name]; ok {
+		return d, true
+	}
+	if d, ok := StatisticsDoc[name]; ok {
+		return d, true
+	}
+	if d, ok := StatisticsDoc["stats."+name]; ok {
+		return d, true
+	}
+	return "", false
+}
+
+// helpModuleName is the name a module value prints as ("json", "stats").
+func helpModuleName(v starlark.Value) string {
+	s := v.String()
+	s = strings.TrimPrefix(s, "<module ")
+	s = strings.TrimSuffix(s, ">")
+	return strings.Trim(s, `"`)
+}
+
+// workloadHelp documents a workload builtin from the option table, so the
+// text never disagrees with what the builtin accepts.
+func workloadHelp(w spec.Workload) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s(option=value, ...) -> result\n\n", w.Builtin())
+	intro := fmt.Sprintf("Runs one %s test (netperf -t %s): each transaction is %s. Every option is a keyword and may be left out.", w, w, workloadDoc[w])
+	b.WriteString(strings.Join(wrapText(intro, MailWidth-2), "\n"))
+	b.WriteString("\n\nOptions:\n")
+	for _, o := range optionsFor(w) {
+		fmt.Fprintf(&b, "  %s = %s\n", o.name, o.def)
+		for _, line := range wrapText(o.doc, MailWidth-8) {
+			fmt.Fprintf(&b, "      %s\n", line)
+		}
+	}
+	fmt.Fprintf(&b, "\nhelp(result) lists the fields of what it returns.\n  r = %s(duration=2)\n  print(r.throughput, r.units)", w.Builtin())
+	return b.String()
+}
+
+// Keywords lists the keyword arguments a builtin takes, for completion:
+// the options of a workload, the parameters of the others.
+func Keywords(builtin string) []string {
+	if w, err := spec.ParseWorkload(strings.ToUpper(builtin)); err == nil && w.Builtin() == builtin {
+		var names []string
+		for _, o := range optionsFor(w) {
+			names = append(names, o.name)
+		}
+		return names
+	}
+	return builtinParams[builtin]
+}
+
+// builtinParams are the parameters of the builtins that are not workloads
+// (api.md names them).
+var builtinParams = map[string][]string{
+	"table":      {"results", "fields"},
+	"csv":        {"results", "fields"},
+	"kv":         {"result", "fields"},
+	"help":       {"x"},
+	"confidence": {"fn", "level", "width", "min", "max", "metric"},
+	"compare":    {"a", "b", "runs", "level", "metric"},
+}
+
+// indexDoc is the line help() gives each builtin of this area.
+var indexDoc = map[string]string{
+	"table": "results as a fixed-width table (netperf's human output)",
+	"csv":   "results as CSV lines (netperf -o)",
+	"kv":    "one result as NAME=value lines (netperf -k)",
+	"env":   "this machine: kernel, CPU, the sysctls that move results",
+	"help":  "this list; help(x) documents x",
+}
+
+// helpIndex lists every predeclared name with the first line of its
+// documentation.
+func helpIndex() string {
+	pre := Predeclared()
+	var names []string
+	for n := range pre {
+		if n != "args" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("Builtins (help(name) for more, such as help(tcp_rr)):\n")
+	for _, n := range names {
+		line := ""
+		if w, err := spec.ParseWorkload(strings.ToUpper(n)); err == nil && w.Builtin() == n {
+			line = fmt.Sprintf("%s test: %s", w, workloadShort[w])
+		} else if short, ok := indexDoc[n]; ok {
+			line = short
+		} else if _, ok := pre[n].(starlark.HasAttrs); ok {
+			line = "module: " + strings.Join(FieldNames(pre[n]), ", ")
+		} else if doc, ok := helpDocOf(n); ok {
+			line = helpSummary(doc)
+		}
+		if len(line) > MailWidth-16 {
+			line = line[:MailWidth-19] + "..."
+		}
+		fmt.Fprintf(&b, "  %-12s  %s\n", n, line)
+	}
+	b.WriteString("Scripts also have args (the NAME=VALUE pairs) and print().")
+	return b.String()
+}
+
+// helpSummary is the first sentence of a doc, after a signature line.
+func helpSummary(doc string) string {
+	lines := strings.Split(doc, "\n")
+	if len(lines) > 2 && strings.Contains(lines[0], "(") {
+		lines = lines[1:] // a signature
+	}
+	text := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
+	if i := strings.Index(text, ". "); i > 0 {
+		text = text[:i]
+	}
+	return strings.TrimSuffix(text, ".")
+}
+
+// helpFunction documents a script's own function: signature and docstring.
+func helpFunction(fn *starlark.Function) string {
+	var params []string
+	for i := 0; i < fn.NumParams(); i++ {
+		name, _ := fn.Param(i)
+		if d := fn.ParamDefault(i); d != nil {
+			name += "=" + d.String()
+		}
+		params = append(params, name)
+	}
+	s := fmt.Sprintf("%s(%s)  defined at %s", fn.Name(), strings.Join(params, ", "), fn.Position())
+	if doc := strings.TrimSpace(fn.Doc()); doc != "" {
+		s += "\n\n" + doc
+	}
+	return s
+}
+
+// wrapText breaks text into lines of at most width characters at spaces.
+func wrapText(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}

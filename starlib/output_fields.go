@@ -1,0 +1,230 @@
+package starlib
+
+import (
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"netscript/engine/result"
+)
+
+// Default field sets of table(), csv() and kv() when no fields are given,
+// by kind of test, as netperf picks its default output selectors by test.
+// A name a result does not have (a stream test's sizes on an RR result) is
+// left out.
+var (
+	// rrTable: TCP_RR and UDP_RR in an 80-column table.
+	rrTable = []string{"test", "config.request", "config.response", "config.burst", "elapsed", "throughput", "latency.p50", "latency.p99"}
+	// crrTable: TCP_CRR has no burst.
+	crrTable = []string{"test", "config.request", "config.response", "elapsed", "throughput", "latency.p50", "latency.p99"}
+	// streamTable: bulk tests.
+	streamTable = []string{"test", "config.send_size", "config.recv_size", "elapsed", "throughput", "units"}
+	// mixedTable: results of several kinds in one table.
+	mixedTable = []string{"test", "elapsed", "throughput", "units"}
+
+	// rrRecord: csv() and kv() have no width limit and add counts and the
+	// latency distribution.
+	rrRecord = []string{"test", "brand", "config.request", "config.response", "config.burst", "elapsed", "throughput", "units",
+		"transactions", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max"}
+	crrRecord = []string{"test", "brand", "config.request", "config.response", "elapsed", "throughput", "units",
+		"transactions", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max"}
+	streamRecord = []string{"test", "brand", "config.send_size", "config.recv_size", "elapsed", "throughput", "units",
+		"bytes_sent", "bytes_received"}
+	mixedRecord = []string{"test", "brand", "elapsed", "throughput", "units", "transactions"}
+)
+
+// outputKind says which default set fits rows: "rr", "crr", "stream", "mixed"
+// or "" for values that are not test results.
+func outputKind(rows []starlark.Value) string {
+	kind := ""
+	for _, r := range rows {
+		v, err := Field(r, "test")
+		if err != nil {
+			return ""
+		}
+		s, _ := starlark.AsString(v)
+		k := ""
+		switch s {
+		case "TCP_RR", "UDP_RR":
+			k = "rr"
+		case "TCP_CRR":
+			k = "crr"
+		case "TCP_STREAM", "TCP_MAERTS", "UDP_STREAM":
+			k = "stream"
+		default:
+			return ""
+		}
+		if kind != "" && kind != k {
+			return "mixed"
+		}
+		kind = k
+	}
+	return kind
+}
+
+// tableDefaults picks table()'s columns: the set for the kind of test,
+// with brand first and errors last when any row has them.
+func tableDefaults(rows []starlark.Value) []string {
+	var fields []string
+	switch outputKind(rows) {
+	case "rr":
+		fields = presentFields(rows, rrTable)
+	case "crr":
+		fields = presentFields(rows, crrTable)
+	case "stream":
+		fields = presentFields(rows, streamTable)
+	case "mixed":
+		fields = presentFields(rows, mixedTable)
+	default:
+		return scalarFields(rows)
+	}
+	if anyNonEmpty(rows, "brand") {
+		// The brand labels the row; a block that does not fit repeats it.
+		fields = append([]string{"brand"}, fields...)
+	}
+	if anyNonEmpty(rows, "errors") {
+		fields = append(fields, "errors")
+	}
+	return fields
+}
+
+// recordDefaults picks csv()'s and kv()'s fields.
+func recordDefaults(rows []starlark.Value) []string {
+	var fields []string
+	switch outputKind(rows) {
+	case "rr":
+		fields = presentFields(rows, rrRecord)
+	case "crr":
+		fields = presentFields(rows, crrRecord)
+	case "stream":
+		fields = presentFields(rows, streamRecord)
+	case "mixed":
+		fields = presentFields(rows, mixedRecord)
+	default:
+		return scalarFields(rows)
+	}
+	if anyNonEmpty(rows, "errors") {
+		fields = append(fields, "errors")
+	}
+	return fields
+}
+
+// presentFields keeps the fields the first row has.
+func presentFields(rows []starlark.Value, fields []string) []string {
+	var out []string
+	for _, f := range fields {
+		if len(rows) == 0 {
+			out = append(out, f)
+		} else if _, err := Field(rows[0], f); err == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// anyNonEmpty reports whether some row has field set to a non-empty
+// string or a non-empty dict.
+func anyNonEmpty(rows []starlark.Value, field string) bool {
+	for _, r := range rows {
+		v, err := Field(r, field)
+		if err != nil {
+			continue
+		}
+		switch x := v.(type) {
+		case starlark.String:
+			if x != "" {
+				return true
+			}
+		case *starlark.Dict:
+			if x.Len() > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scalarFields lists the top-level numbers, strings and booleans of the
+// first row, for values that are not test results (confidence() and the
+// like).
+func scalarFields(rows []starlark.Value) []string {
+	if len(rows) == 0 {
+		return nil
+	}
+	var out []string
+	for _, n := range FieldNames(rows[0]) {
+		v, err := attr(rows[0], n)
+		if err != nil || v == nil {
+			continue
+		}
+		switch v.(type) {
+		case starlark.Int, starlark.Float, starlark.String, starlark.Bool, starlark.NoneType:
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// tableHeaders of the fields netperf users know, in three lines: what, more of
+// what, units.
+var tableHeaders = map[string][3]string{
+	"test":                      {"Test"},
+	"brand":                     {"Brand"},
+	"units":                     {"Units"},
+	"elapsed":                   {"Elapsed", "Time", "secs."},
+	"transactions":              {"Trans.", "Count", "#"},
+	"discarded":                 {"Dis-", "carded", "#"},
+	"bytes_sent":                {"Bytes", "Sent", "bytes"},
+	"bytes_received":            {"Bytes", "Recvd", "bytes"},
+	"errors":                    {"Errors"},
+	"local_address":             {"Local", "Address"},
+	"remote_address":            {"Remote", "Address"},
+	"config.request":            {"Request", "Size", "bytes"},
+	"config.response":           {"Resp.", "Size", "bytes"},
+	"config.burst":              {"Burst"},
+	"config.send_size":          {"Send", "Size", "bytes"},
+	"config.recv_size":          {"Recv", "Size", "bytes"},
+	"config.local":              {"Local", "Address"},
+	"config.local_send_buffer":  {"Local", "Send", "bytes"},
+	"config.local_recv_buffer":  {"Local", "Recv", "bytes"},
+	"config.remote_send_buffer": {"Remote", "Send", "bytes"},
+	"config.remote_recv_buffer": {"Remote", "Recv", "bytes"},
+	"remote.transactions":       {"Remote", "Trans.", "#"},
+	"remote.accepts":            {"Remote", "Accepts", "#"},
+	"remote.elapsed":            {"Remote", "Time", "secs."},
+}
+
+// tableHeader returns the header lines of field: a known field's netperf
+// style header, "Latency" over the statistic in usec for latency fields,
+// the units of the rows for throughput, and the name itself otherwise.
+func tableHeader(field string, rows []starlark.Value) [3]string {
+	if h, ok := tableHeaders[field]; ok {
+		return h
+	}
+	if stat, ok := strings.CutPrefix(field, "latency."); ok {
+		if stat == "count" {
+			return [3]string{"Latency", "count", "#"}
+		}
+		return [3]string{"Latency", stat, "usec"}
+	}
+	if field == "throughput" {
+		units := ""
+		for i, r := range rows {
+			v, err := Field(r, "units")
+			s, _ := starlark.AsString(v)
+			if err != nil || (i > 0 && s != units) {
+				units = ""
+				break
+			}
+			units = s
+		}
+		switch units {
+		case result.UnitsTrans:
+			return [3]string{"Trans.", "Rate", "per sec"}
+		case result.UnitsBits:
+			return [3]string{"Through-", "put", units}
+		}
+		return [3]string{"Through-", "put", units}
+	}
+	return [3]string{field}
+}
