@@ -248,7 +248,7 @@ func warnNotMet(w io.Writer, c *stats.Confidence, where string) {
 	// How the width moved tells a trend (still narrowing: more iterations
 	// would do) from noise (no progress: fix the environment).
 	if n := len(c.History); n > 1 {
-		const keep = 12
+		const keep = 7 // fits an 80-column line
 		first := max(0, n-keep)
 		hs := make([]string, 0, keep)
 		for _, h := range c.History[first:] {
