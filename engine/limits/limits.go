@@ -1,0 +1,202 @@
+// Package limits holds the bounds a netscript daemon puts on what clients
+// may ask of it, and the admission control that enforces the concurrent
+// ones. Every value a client sends is checked against a Limits before the
+// daemon spends anything on it; the operator sets them with serve's flags.
+package limits
+
+import (
+	"flag"
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Limits are the operator's bounds. The zero value is not useful; start
+// from Default.
+type Limits struct {
+	MaxFrame          int           // largest control message payload, bytes
+	MaxDuration       time.Duration // longest test
+	MaxMessage        int           // largest request, response or send size, bytes
+	MaxBuffer         int           // largest socket buffer a client may ask for, bytes
+	MaxFlows          int           // most flows (connections) in one test
+	MaxTests          int           // most tests running at once, in all
+	MaxTestsPerClient int           // most tests running at once from one client address
+	MaxConnRate       int           // most connections per second a TCP_CRR-style test may make
+	MaxPending        int           // most control connections still in their handshake
+	HandshakeTimeout  time.Duration // bound on each step before a test starts
+	DataPorts         PortRange     // data ports a client may ask for by number
+}
+
+// Default returns bounds generous enough for any benchmark a lab runs and
+// small enough that no single client can exhaust the daemon.
+func Default() Limits {
+	return Limits{
+		MaxFrame:          64 << 10,
+		MaxDuration:       time.Hour,
+		MaxMessage:        16 << 20,
+		MaxBuffer:         256 << 20,
+		MaxFlows:          1024,
+		MaxTests:          64,
+		MaxTestsPerClient: 32,
+		MaxConnRate:       200000,
+		MaxPending:        256,
+		HandshakeTimeout:  10 * time.Second,
+		DataPorts:         PortRange{Lo: 1024, Hi: 65535},
+	}
+}
+
+// Register adds a flag for every bound to fs, with l's values as defaults.
+func (l *Limits) Register(fs *flag.FlagSet) {
+	fs.IntVar(&l.MaxFrame, "max-frame", l.MaxFrame, "largest control message payload in bytes")
+	fs.DurationVar(&l.MaxDuration, "max-duration", l.MaxDuration, "longest test a client may ask for")
+	fs.IntVar(&l.MaxMessage, "max-message", l.MaxMessage, "largest request, response or send size in bytes")
+	fs.IntVar(&l.MaxBuffer, "max-buffer", l.MaxBuffer, "largest socket buffer a client may ask for, in bytes")
+	fs.IntVar(&l.MaxFlows, "max-flows", l.MaxFlows, "most flows in one test")
+	fs.IntVar(&l.MaxTests, "max-tests", l.MaxTests, "most tests running at once")
+	fs.IntVar(&l.MaxTestsPerClient, "max-tests-per-client", l.MaxTestsPerClient, "most tests running at once from one client address")
+	fs.IntVar(&l.MaxConnRate, "max-conn-rate", l.MaxConnRate, "most connections per second one TCP_CRR test may make")
+	fs.IntVar(&l.MaxPending, "max-pending", l.MaxPending, "most control connections still in their handshake")
+	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", l.HandshakeTimeout, "bound on each control step before a test starts")
+	fs.Var(&l.DataPorts, "data-ports", "data ports clients may ask for by number, LO-HI")
+}
+
+// Validate checks the operator's values.
+func (l *Limits) Validate() error {
+	pos := []struct {
+		name string
+		v    int64
+	}{
+		{"max-frame", int64(l.MaxFrame)}, {"max-duration", int64(l.MaxDuration)}, {"max-message", int64(l.MaxMessage)},
+		{"max-buffer", int64(l.MaxBuffer)}, {"max-flows", int64(l.MaxFlows)}, {"max-tests", int64(l.MaxTests)},
+		{"max-tests-per-client", int64(l.MaxTestsPerClient)}, {"max-conn-rate", int64(l.MaxConnRate)},
+		{"max-pending", int64(l.MaxPending)}, {"handshake-timeout", int64(l.HandshakeTimeout)},
+	}
+	for _, p := range pos {
+		if p.v <= 0 {
+			return fmt.Errorf("--%s must be positive", p.name)
+		}
+	}
+	if l.MaxFrame < 1024 {
+		return fmt.Errorf("--max-frame must be at least 1024 bytes")
+	}
+	return nil
+}
+
+// Exceeded is a request beyond a bound; its message names the bound so the
+// script's user knows what to ask the operator for.
+type Exceeded struct {
+	What  string // "duration", "request size", ...
+	Got   string
+	Limit string
+	Flag  string // the serve flag that sets the bound
+}
+
+func (e *Exceeded) Error() string {
+	return fmt.Sprintf("%s %s exceeds this server's limit of %s (netscript serve --%s)", e.What, e.Got, e.Limit, e.Flag)
+}
+
+// Int checks one integer value against [lo, hi].
+func Int(what, flagName string, v, lo, hi int64) error {
+	if v < lo || v > hi {
+		return &Exceeded{What: what, Got: strconv.FormatInt(v, 10), Limit: fmt.Sprintf("%d-%d", lo, hi), Flag: flagName}
+	}
+	return nil
+}
+
+// Duration checks a test length.
+func (l *Limits) Duration(d time.Duration) error {
+	if d < 0 || d > l.MaxDuration {
+		return &Exceeded{What: "duration", Got: d.String(), Limit: l.MaxDuration.String(), Flag: "max-duration"}
+	}
+	return nil
+}
+
+// PortRange is an inclusive range of ports.
+type PortRange struct{ Lo, Hi int }
+
+// String formats the range as LO-HI.
+func (p *PortRange) String() string { return fmt.Sprintf("%d-%d", p.Lo, p.Hi) }
+
+// Set parses LO-HI (or a single port).
+func (p *PortRange) Set(s string) error {
+	lo, hi, found := strings.Cut(s, "-")
+	if !found {
+		hi = lo
+	}
+	a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+	b, err2 := strconv.Atoi(strings.TrimSpace(hi))
+	if err1 != nil || err2 != nil || a < 1 || b > 65535 || a > b {
+		return fmt.Errorf("port range %q: want LO-HI within 1-65535", s)
+	}
+	p.Lo, p.Hi = a, b
+	return nil
+}
+
+// Port checks a data port a client asked for by number (0: the server
+// chooses, always allowed).
+func (l *Limits) Port(port int) error {
+	if port == 0 {
+		return nil
+	}
+	if port < l.DataPorts.Lo || port > l.DataPorts.Hi {
+		return &Exceeded{What: "data port", Got: strconv.Itoa(port), Limit: l.DataPorts.String(), Flag: "data-ports"}
+	}
+	return nil
+}
+
+// Admission counts running tests in all and per client address and
+// refuses new ones beyond the limits. Its zero value is not usable; make
+// one with NewAdmission.
+type Admission struct {
+	mu        sync.Mutex
+	total     int
+	perClient map[netip.Addr]int
+	max, per  int
+}
+
+// NewAdmission enforces l's concurrency bounds.
+func NewAdmission(l Limits) *Admission {
+	return &Admission{perClient: map[netip.Addr]int{}, max: l.MaxTests, per: l.MaxTestsPerClient}
+}
+
+// Busy is a refusal because too many tests run.
+type Busy struct{ Msg string }
+
+func (e *Busy) Error() string { return e.Msg }
+
+// Admit takes a slot for a test from client; the returned function gives
+// it back (call it exactly once).
+func (a *Admission) Admit(client netip.Addr) (release func(), err error) {
+	client = client.Unmap()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.total >= a.max {
+		return nil, &Busy{fmt.Sprintf("server busy: %d tests are running, the limit is %d (netscript serve --max-tests)", a.total, a.max)}
+	}
+	if a.perClient[client] >= a.per {
+		return nil, &Busy{fmt.Sprintf("server busy for %s: %d of its tests are running, the limit per client is %d (netscript serve --max-tests-per-client)", client, a.perClient[client], a.per)}
+	}
+	a.total++
+	a.perClient[client]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			a.mu.Lock()
+			a.total--
+			if a.perClient[client]--; a.perClient[client] <= 0 {
+				delete(a.perClient, client)
+			}
+			a.mu.Unlock()
+		})
+	}, nil
+}
+
+// Running returns how many tests hold slots.
+func (a *Admission) Running() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.total
+}

@@ -1,0 +1,120 @@
+package limits
+
+import (
+	"errors"
+	"flag"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestAdmission(t *testing.T) {
+	l := Default()
+	l.MaxTests, l.MaxTestsPerClient = 3, 2
+	a := NewAdmission(l)
+	c1, c2 := netip.MustParseAddr("198.18.0.1"), netip.MustParseAddr("198.18.0.2")
+	r1, err := a.Admit(c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := a.Admit(c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var busy *Busy
+	if _, err := a.Admit(c1); !errors.As(err, &busy) || !strings.Contains(err.Error(), "--max-tests-per-client") {
+		t.Fatalf("third test from one client: %v", err)
+	}
+	r3, err := a.Admit(c2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Admit(netip.MustParseAddr("198.18.0.3")); err == nil || !strings.Contains(err.Error(), "--max-tests)") {
+		t.Fatalf("fourth test in all: %v", err)
+	}
+	r1()
+	r1() // a second release is harmless
+	if a.Running() != 2 {
+		t.Fatalf("running %d after one release, want 2", a.Running())
+	}
+	if _, err := a.Admit(netip.MustParseAddr("::ffff:198.18.0.1")); err != nil {
+		t.Fatalf("mapped address of c1 after a release: %v", err)
+	}
+	r2()
+	r3()
+}
+
+// TestAdmissionConcurrent: under -race, admissions and releases from many
+// goroutines never exceed the limit and end at zero.
+func TestAdmissionConcurrent(t *testing.T) {
+	l := Default()
+	l.MaxTests, l.MaxTestsPerClient = 10, 10
+	a := NewAdmission(l)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	peak := 0
+	for i := 0; i < 100; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rel, err := a.Admit(netip.MustParseAddr("198.18.0.9"))
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			if n := a.Running(); n > peak {
+				peak = n
+			}
+			mu.Unlock()
+			time.Sleep(time.Millisecond)
+			rel()
+		}()
+	}
+	wg.Wait()
+	if peak > 10 || a.Running() != 0 {
+		t.Fatalf("peak %d, left %d", peak, a.Running())
+	}
+}
+
+func TestChecks(t *testing.T) {
+	l := Default()
+	if err := l.Duration(2 * time.Hour); err == nil || err.Error() != "duration 2h0m0s exceeds this server's limit of 1h0m0s (netscript serve --max-duration)" {
+		t.Fatalf("got %v", err)
+	}
+	if err := l.Port(80); err == nil || !strings.Contains(err.Error(), "1024-65535") {
+		t.Fatalf("port 80: %v", err)
+	}
+	if l.Port(0) != nil || l.Port(12345) != nil {
+		t.Fatal("ports 0 and 12345 refused")
+	}
+	if err := Int("request size", "max-message", 1<<30, 1, int64(l.MaxMessage)); err == nil || !strings.Contains(err.Error(), "--max-message") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	l := Default()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	l.Register(fs)
+	if err := fs.Parse([]string{"--max-tests", "5", "--data-ports", "20000-20100", "--max-duration", "30s"}); err != nil {
+		t.Fatal(err)
+	}
+	if l.MaxTests != 5 || l.DataPorts != (PortRange{20000, 20100}) || l.MaxDuration != 30*time.Second {
+		t.Fatalf("%+v", l)
+	}
+	if err := l.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"0-10", "10-5", "x", "1-70000"} {
+		var p PortRange
+		if p.Set(bad) == nil {
+			t.Errorf("port range %q accepted", bad)
+		}
+	}
+	l.MaxTests = 0
+	if err := l.Validate(); err == nil || !strings.Contains(err.Error(), "--max-tests must be positive") {
+		t.Fatalf("got %v", err)
+	}
+}
