@@ -26,6 +26,9 @@ type Env struct {
 
 	// Progress, if set, shows live progress of tests and iterations.
 	Progress Reporter
+	// OnResult, if set, is given every result a test produces, including
+	// the partial one of a test cut short (--record keeps them).
+	OnResult ResultFunc
 
 	Threads workload.Threads
 

@@ -420,7 +420,7 @@ func outFormat(field string, v starlark.Value, none string) (outCell, error) {
 // two, as netperf prints rates and times; other small values keep three
 // significant digits rather than rounding to zero.
 func outFloat(field string, f float64) string {
-	if strings.HasPrefix(field, "latency.") {
+	if strings.HasPrefix(field, "latency.") || strings.Contains(field, ".latency.") {
 		return fmt.Sprintf("%.1f", f)
 	}
 	if a := math.Abs(f); a != 0 && a < 0.1 {

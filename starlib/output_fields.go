@@ -192,6 +192,14 @@ var tableHeaders = map[string][3]string{
 	"remote.transactions":       {"Remote", "Trans.", "#"},
 	"remote.accepts":            {"Remote", "Accepts", "#"},
 	"remote.elapsed":            {"Remote", "Time", "secs."},
+
+	// ReplayTable's columns.
+	"n":                    {"#"},
+	"recorded.rate":        {"Recorded", "Through-", "put"},
+	"replayed.rate":        {"Now", "Through-", "put"},
+	"change":               {"Change", "", "%"},
+	"recorded.latency.p99": {"Recorded", "p99", "usec"},
+	"replayed.latency.p99": {"Now", "p99", "usec"},
 }
 
 // tableHeader returns the header lines of field: a known field's netperf
