@@ -10,7 +10,7 @@ import (
 )
 
 // Version is the protocol version this build speaks.
-const Version = 1
+const Version = 2
 
 // Magic opens every control connection in both directions.
 const Magic = "NETSCRPT"

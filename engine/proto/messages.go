@@ -13,6 +13,14 @@ type Setup struct {
 	DurationNs   int64  `json:"duration_ns,omitempty"`  // the test's length, for the server's backstop
 	Transactions uint64 `json:"transactions,omitempty"` // the test's count limit, if any
 	Brand        string `json:"brand,omitempty"`        // the client's tag, for the server's log
+
+	SendSize int     `json:"send_size,omitempty"` // bytes per send of the server's sends (TCP_MAERTS); 0: default
+	RecvSize int     `json:"recv_size,omitempty"` // bytes per receive on the server (TCP_STREAM, UDP_STREAM); 0: default
+	Bytes    uint64  `json:"bytes,omitempty"`     // TCP_MAERTS: the server sends exactly this many bytes
+	Rate     float64 `json:"rate,omitempty"`      // TCP_MAERTS: the server's sends per second; 0: unpaced
+	FastOpen bool    `json:"fastopen,omitempty"`  // TCP_CRR: TCP_FASTOPEN on the listener
+	CPUUtil  bool    `json:"cpu_util,omitempty"`  // measure the server's CPU between Start and Stop
+	CPU      *int    `json:"cpu,omitempty"`       // bind the server's data-path thread to this CPU
 }
 
 // Buffers are socket buffer sizes the kernel granted.
@@ -32,6 +40,12 @@ type Ready struct {
 	DataPort int        `json:"data_port"`
 	Buffers  Buffers    `json:"buffers"`
 	Server   ServerInfo `json:"server"`
+	SendSize int        `json:"send_size,omitempty"` // the send size the server uses (TCP_MAERTS)
+	RecvSize int        `json:"recv_size,omitempty"` // the receive size the server uses (streams)
+	// TCPFastOpen is the server's net.ipv4.tcp_fastopen (its network
+	// namespace's), or -1 if it could not be read. Bit 2 lets the server
+	// accept data in a SYN.
+	TCPFastOpen int `json:"tcp_fastopen"`
 }
 
 // Start begins the measured interval.
@@ -60,6 +74,23 @@ type Results struct {
 	Errors        map[string]uint64 `json:"errors,omitempty"`
 	Peers         []Peer            `json:"peers,omitempty"`
 	PeersMore     bool              `json:"peers_more,omitempty"` // more distinct peers than listed
+
+	SendCalls uint64 `json:"send_calls,omitempty"` // send calls that moved data
+	RecvCalls uint64 `json:"recv_calls,omitempty"` // receive calls that returned data (UDP_STREAM: datagrams)
+	// FastOpenAccepted counts accepted connections whose SYN carried data
+	// the server took (TCP_INFO's SYN-data flag on the accepted socket).
+	FastOpenAccepted uint64     `json:"fastopen_accepted,omitempty"`
+	CPU              *CPUReport `json:"cpu,omitempty"`      // with Setup.CPUUtil
+	Affinity         []int      `json:"affinity,omitempty"` // the CPUs the data-path thread could run on
+}
+
+// CPUReport is what the server's side of a test cost in CPU between Start
+// and Stop.
+type CPUReport struct {
+	Util      float64 `json:"util"`       // system-wide utilisation, percent of the machine (/proc/stat)
+	NumCPU    int     `json:"ncpu"`       // CPUs the utilisation is averaged over
+	ThreadNs  int64   `json:"thread_ns"`  // CPU time of the test's data-path thread
+	ElapsedNs int64   `json:"elapsed_ns"` // the interval measured
 }
 
 // Error ends a session with a reason a user can read.

@@ -96,22 +96,22 @@ func TestHandshake(t *testing.T) {
 	}
 
 	a, b = pair(t)
-	go func() {
+	go func(b net.Conn) {
 		b.Write(AppendPreamble(nil, 7))
 		io.ReadFull(b, make([]byte, PreambleSize))
 		b.Close()
-	}()
+	}(b)
 	var ve *VersionError
 	if err := NewConn(a).Handshake(time.Second, false); !errors.As(err, &ve) || ve.Peer != 7 {
 		t.Fatalf("got %v, want a version error naming 7", err)
 	}
 
 	a, b = pair(t)
-	go func() {
+	go func(b net.Conn) {
 		b.Write([]byte("HTTP/1.1 400"))
 		io.ReadFull(b, make([]byte, PreambleSize))
 		b.Close()
-	}()
+	}(b)
 	if err := NewConn(a).Handshake(time.Second, false); !errors.Is(err, ErrNotNetscript) {
 		t.Fatalf("got %v, want ErrNotNetscript", err)
 	}

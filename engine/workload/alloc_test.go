@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -91,6 +92,96 @@ func TestAllocs(t *testing.T) {
 		checkAllocs(t, func() { c.Run() })
 		if c.Err != nil {
 			t.Fatal(c.Err)
+		}
+	})
+	t.Run("TCP_RR paced with interim samples", func(t *testing.T) {
+		cfd, sfd := tcpPair(t)
+		var stop atomic.Bool
+		srv := &RRServer{FD: sfd, Request: 1, Response: 1, Stop: &stop}
+		srv.Prepare()
+		go srv.Run()
+		defer stop.Store(true)
+		rr := &RR{Loop: Loop{Limits: Limits{Transactions: 200}, Hist: hist.New(), Live: &Live{},
+			Pace: NewPacer(4000), Interim: NewInterim(time.Millisecond, 0)}, FD: cfd, Request: 1, Response: 1}
+		rr.Prepare()
+		checkAllocs(t, func() { rr.Run() })
+		if rr.Err != nil {
+			t.Fatal(rr.Err)
+		}
+	})
+	t.Run("TCP_CRR fastopen", func(t *testing.T) {
+		lfd, addr := crrListener(t)
+		if err := sock.ListenFastOpen(lfd, 64); err != nil {
+			t.Fatal(err)
+		}
+		var stop atomic.Bool
+		srv := &CRRServer{LFD: lfd, Request: 1, Response: 1, FastOpen: true, Stop: &stop}
+		srv.Prepare()
+		go srv.Run()
+		defer stop.Store(true)
+		c := &CRR{Loop: Loop{Limits: Limits{Transactions: 200}, Hist: hist.New(), Pace: NewPacer(1e6)},
+			Remote: addr, Request: 1, Response: 1, FastOpen: true, SendBuffer: 65536}
+		c.Prepare()
+		checkAllocs(t, func() { c.Run() })
+		if c.Err != nil {
+			t.Fatal(c.Err)
+		}
+	})
+	t.Run("TCP_STREAM", func(t *testing.T) {
+		// Each run half-closes its connection, so each gets its own.
+		var loops []*Stream
+		for i := 0; i < 4; i++ {
+			cfd, sfd := tcpPair(t)
+			var stop atomic.Bool
+			srv := &StreamSink{FD: sfd, RecvSize: 1 << 16, Stop: &stop}
+			srv.Prepare()
+			go srv.Run()
+			s := &Stream{Loop: Loop{Limits: Limits{Duration: time.Hour}, Live: &Live{}, Interim: NewInterim(time.Millisecond, 0)},
+				FD: cfd, SendSize: 4096, Bytes: 4 << 20, Drain: time.Second}
+			s.Prepare()
+			loops = append(loops, s)
+		}
+		i := 0
+		checkAllocs(t, func() {
+			s := loops[min(i, len(loops)-1)]
+			i++
+			s.Run()
+			if s.Err != nil {
+				t.Error(s.Err)
+			}
+		})
+	})
+	t.Run("TCP_MAERTS", func(t *testing.T) {
+		cfd, sfd := tcpPair(t)
+		var stop atomic.Bool
+		srv := &MaertsSource{FD: sfd, SendSize: 16384, Pace: NewPacer(1e7), Stop: &stop}
+		srv.Prepare()
+		go srv.Run()
+		defer stop.Store(true)
+		m := &Maerts{Loop: Loop{Limits: Limits{Duration: 30 * time.Millisecond}, Live: &Live{}, Interim: NewInterim(time.Millisecond, 30*time.Millisecond)},
+			FD: cfd, RecvSize: 1 << 16}
+		m.Prepare()
+		checkAllocs(t, func() {
+			m.Start = time.Time{}
+			m.Run()
+			if m.Err != nil || m.Result.BytesReceived == 0 {
+				t.Errorf("%v, %d bytes", m.Err, m.Result.BytesReceived)
+			}
+		})
+	})
+	t.Run("UDP_STREAM", func(t *testing.T) {
+		cfd, sfd := udpPair(t)
+		var stop atomic.Bool
+		srv := &UDPSink{FD: sfd, RecvSize: MaxDatagram, Standing: true, Stop: &stop}
+		srv.Prepare()
+		go srv.Run()
+		defer stop.Store(true)
+		u := &UDPStream{Loop: Loop{Limits: Limits{Duration: time.Hour}, Live: &Live{}, Pace: NewPacer(1e6)},
+			FD: cfd, SendSize: 1000, Bytes: 2000 * 1000}
+		u.Prepare()
+		checkAllocs(t, func() { u.Run() })
+		if u.Err != nil {
+			t.Fatal(u.Err)
 		}
 	})
 	t.Run("UDP_RR", func(t *testing.T) {

@@ -48,6 +48,23 @@ type Counts struct {
 	Lost          uint64        // UDP transactions given up after the loss timeout
 	Connects      uint64        // connections made (TCP_CRR)
 	Errors        Errnos        // failed calls by errno
+
+	SendCalls uint64 // send calls that moved data (streams)
+	RecvCalls uint64 // receive calls that returned data (streams)
+	Refused   uint64 // UDP_STREAM: datagrams the local stack refused (ENOBUFS and the like): not sent
+	Drained   uint64 // bytes read after the measured interval ended (TCP_MAERTS)
+	FastOpen  FastOpenCounts
+}
+
+// FastOpenCounts is what TCP_INFO said about each TCP_CRR connection made
+// over TCP Fast Open.
+type FastOpenCounts struct {
+	Attempted        uint64 // connections opened with sendto(MSG_FASTOPEN)
+	Accepted         uint64 // the server took the request in the SYN (TCPI_OPT_SYN_DATA)
+	CookieRequests   uint64 // no cookie was cached: the SYN asked for one and carried no data
+	NotAcked         uint64 // the SYN carried data the server did not take: sent again after the handshake
+	SynRetransmitted uint64 // the SYN with data had to be sent again
+	Unknown          uint64 // none of the above (TCP_INFO could not tell)
 }
 
 // ServerCounts is what a server loop counted for one test.
@@ -58,6 +75,11 @@ type ServerCounts struct {
 	Accepts       uint64 // connections accepted
 	Errors        Errnos
 	Peers         Peers // the distinct client addresses seen
+
+	SendCalls uint64 // send calls that moved data (streams)
+	RecvCalls uint64 // receive calls that returned data (UDP_STREAM: datagrams)
+	Markers   uint64 // UDP_STREAM: end-of-test datagrams seen
+	FastOpen  uint64 // TCP_CRR: accepted connections whose SYN carried the request
 }
 
 // Peers keeps the distinct peer addresses (without ports) a server saw, up

@@ -26,10 +26,17 @@ type CRR struct {
 	NoDelay  bool
 	Request  int
 	Response int
+	// FastOpen opens each connection with sendto(MSG_FASTOPEN), carrying
+	// the request in the SYN once the kernel has a cookie for the server,
+	// and reads TCP_INFO after each transaction to count what happened.
+	FastOpen bool
+	// SendBuffer and RecvBuffer, if positive, are set on every connection.
+	SendBuffer, RecvBuffer int
 
 	req    []byte
 	rbuf   []byte
 	giveUp func() bool
+	info   sock.TCPInfo
 }
 
 // Prepare allocates the loop's buffers.
@@ -49,6 +56,13 @@ func (c *CRR) Run() {
 	failures := 0
 	byDeadline := false
 	for !c.full() && !c.stopped() {
+		if c.Pace != nil {
+			if _, ok := c.pace(); !ok {
+				byDeadline = !c.stopped()
+				break
+			}
+			c.last = time.Since(c.Start) // the wait is not part of the transaction
+		}
 		en := c.one(family)
 		now := time.Since(c.Start)
 		if en != 0 {
@@ -86,7 +100,8 @@ func (c *CRR) Run() {
 // passing shortage of ports.
 func fatalConnect(en unix.Errno) bool {
 	switch en {
-	case unix.ECONNREFUSED, unix.ENETUNREACH, unix.EHOSTUNREACH, unix.EAFNOSUPPORT, unix.EINVAL, unix.EMFILE, unix.ENFILE:
+	case unix.ECONNREFUSED, unix.ENETUNREACH, unix.EHOSTUNREACH, unix.EAFNOSUPPORT, unix.EINVAL, unix.EMFILE, unix.ENFILE,
+		unix.EOPNOTSUPP: // MSG_FASTOPEN on a kernel whose net.ipv4.tcp_fastopen lacks the client bit
 		return true
 	}
 	return false
@@ -103,21 +118,83 @@ func (c *CRR) one(family int) unix.Errno {
 		sock.Close(fd)
 		return en
 	}
-	if en = sock.ConnectWait(fd, c.Remote, c.giveUp); en != 0 {
+	if c.FastOpen {
+		en = c.openFast(fd)
+	} else {
+		en = c.open(fd)
+	}
+	if en != 0 {
 		sock.Close(fd)
 		return en
-	}
-	c.Result.Connects++
-	if en = c.sendAll(fd, c.req); en != 0 {
-		sock.Close(fd)
-		return c.dataErr(en)
 	}
 	if en = c.recvResponse(fd); en != 0 {
 		sock.Close(fd)
 		return c.dataErr(en)
 	}
+	if c.FastOpen {
+		c.noteFastOpen(fd)
+	}
 	sock.Close(fd)
 	return 0
+}
+
+// open connects and sends the request.
+func (c *CRR) open(fd int) unix.Errno {
+	if en := sock.ConnectWait(fd, c.Remote, c.giveUp); en != 0 {
+		return en
+	}
+	c.Result.Connects++
+	return c.dataErr(c.sendAll(fd, c.req))
+}
+
+// openFast connects and sends the request in one sendto(MSG_FASTOPEN), as
+// netperf -F does: with a cookie cached the request rides in the SYN;
+// without one the SYN asks for a cookie and the request follows the
+// handshake.
+func (c *CRR) openFast(fd int) unix.Errno {
+	c.Result.FastOpen.Attempted++
+	n, en := sock.SendTo(fd, c.req, unix.MSG_FASTOPEN, c.Remote)
+	for en == unix.EINTR {
+		n, en = sock.SendTo(fd, c.req, unix.MSG_FASTOPEN, c.Remote)
+	}
+	switch en {
+	case 0:
+	case unix.EINPROGRESS, unix.EAGAIN, unix.EALREADY:
+		// The handshake took longer than a tick and nothing was sent yet:
+		// wait for it, then send the request as usual.
+		if en = sock.ConnectWait(fd, c.Remote, c.giveUp); en != 0 {
+			return en
+		}
+		n = 0
+	default:
+		return en
+	}
+	c.Result.Connects++
+	c.Result.BytesSent += uint64(n)
+	if n < len(c.req) {
+		return c.dataErr(c.sendAll(fd, c.req[n:]))
+	}
+	return 0
+}
+
+// noteFastOpen counts what TCP_INFO says about the connection's Fast Open.
+func (c *CRR) noteFastOpen(fd int) {
+	st, en := c.info.FastOpen(fd)
+	f := &c.Result.FastOpen
+	switch {
+	case en != 0:
+		f.Unknown++
+	case st.SynData:
+		f.Accepted++
+	case st.ClientFail == sock.FastOpenCookieUnavailable:
+		f.CookieRequests++
+	case st.ClientFail == sock.FastOpenDataNotAcked:
+		f.NotAcked++
+	case st.ClientFail == sock.FastOpenSynRetransmitted:
+		f.SynRetransmitted++
+	default:
+		f.Unknown++
+	}
 }
 
 func (c *CRR) setup(fd int) unix.Errno {
@@ -126,6 +203,16 @@ func (c *CRR) setup(fd int) unix.Errno {
 	}
 	if c.NoDelay {
 		if en := sock.SetInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); en != 0 {
+			return en
+		}
+	}
+	if c.SendBuffer > 0 {
+		if en := sock.SetInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, c.SendBuffer); en != 0 {
+			return en
+		}
+	}
+	if c.RecvBuffer > 0 {
+		if en := sock.SetInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, c.RecvBuffer); en != 0 {
 			return en
 		}
 	}
@@ -180,6 +267,7 @@ type CRRServer struct {
 	LFD      int // the listening socket
 	Request  int
 	Response int
+	FastOpen bool // read TCP_INFO of each accepted connection to count SYN data
 	Stop     *atomic.Bool
 	Counts   ServerCounts
 	Err      error
@@ -187,6 +275,7 @@ type CRRServer struct {
 	rbuf []byte
 	resp []byte
 	peer sock.Addr
+	info sock.TCPInfo
 }
 
 // Prepare allocates the loop's buffers.
@@ -217,6 +306,11 @@ func (s *CRRServer) Run() {
 			continue
 		}
 		s.Counts.Accepts++
+		if s.FastOpen {
+			if st, en := s.info.FastOpen(fd); en == 0 && st.SynData {
+				s.Counts.FastOpen++
+			}
+		}
 		s.peer.Received()
 		s.Counts.Peers.Add(s.peer.AddrPort().Addr())
 		s.serve(fd)

@@ -28,9 +28,12 @@ type Loop struct {
 	Result Counts          // filled in by the loop
 	Err    error           // why the loop ended early, if it did
 	Live   *Live           // if set, the loop publishes its counts here now and then
-	last   time.Duration   // completion time of the previous transaction
-	dead   time.Duration   // the deadline as an offset from Start, or max
-	pubAt  time.Duration   // when the loop next publishes to Live
+	Pace   *Pacer          // if set, paces transactions (or sends); see NewPacer
+	// Interim, if set, takes interim samples of the loop's counts.
+	Interim *Interim
+	last    time.Duration // completion time of the previous transaction
+	dead    time.Duration // the deadline as an offset from Start, or max
+	pubAt   time.Duration // when the loop next publishes to Live
 }
 
 func (l *Loop) init() {
@@ -40,6 +43,12 @@ func (l *Loop) init() {
 	}
 	if l.Start.IsZero() {
 		l.Start = time.Now()
+	}
+	if l.Pace != nil {
+		l.Pace.due = 0
+	}
+	if l.Interim != nil {
+		l.Interim.reset()
 	}
 }
 
@@ -66,10 +75,34 @@ func (l *Loop) done(now, lat time.Duration) bool {
 	if l.Hist != nil {
 		l.Hist.Record(int64(lat))
 	}
+	if l.Interim != nil {
+		l.Interim.take(now, l.Result.Transactions)
+	}
 	if l.Live != nil && now >= l.pubAt {
 		l.publish(now)
 	}
 	return true
+}
+
+// pace waits until the next transaction or send is due, if the loop is
+// paced. It returns the offset from Start after waiting, and false if the
+// deadline passed or the loop was stopped while it waited.
+func (l *Loop) pace() (time.Duration, bool) {
+	if l.Pace == nil {
+		return 0, true
+	}
+	return l.Pace.Wait(l.Start, l.dead, l.Stop)
+}
+
+// progress notes the byte count of a stream loop at now: an interim sample
+// at each interval boundary and the Live counters.
+func (l *Loop) progress(now time.Duration, count uint64) {
+	if l.Interim != nil {
+		l.Interim.take(now, count)
+	}
+	if l.Live != nil && now >= l.pubAt {
+		l.publish(now)
+	}
 }
 
 // finish sets the measured interval: the full duration if the deadline
@@ -79,6 +112,9 @@ func (l *Loop) finish(byDeadline bool) {
 		l.Result.Elapsed = l.dead
 	} else {
 		l.Result.Elapsed = l.last
+	}
+	if l.Interim != nil {
+		l.Interim.final(l.Result.Elapsed, l.Result.Transactions)
 	}
 	if l.Live != nil {
 		l.pubAt = 0

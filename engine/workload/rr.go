@@ -65,6 +65,12 @@ func (r *RR) Run() {
 		if limit > 0 && issued >= limit {
 			return 0
 		}
+		if r.Pace != nil {
+			var ok bool
+			if now, ok = r.pace(); !ok {
+				return unix.EAGAIN // gave up: stopped or past the deadline
+			}
+		}
 		r.sent[(head+inflight)%slots] = now
 		inflight++
 		issued++
@@ -95,7 +101,7 @@ func (r *RR) Run() {
 				}
 				if time.Since(r.Start) >= r.dead {
 					byDeadline = true
-						break
+					break
 				}
 				continue
 			}

@@ -13,6 +13,10 @@ import (
 // MaxDatagram is the largest UDP payload over IPv4 (65535 − 20 − 8).
 const MaxDatagram = 65507
 
+// errPaced is what a paced issue returns when it gave up waiting (the loop
+// was stopped or the deadline passed); it is never a kernel's errno.
+const errPaced = unix.Errno(0x7fff)
+
 // UDPRR is the client loop of UDP_RR on a connected UDP socket: a request
 // datagram and its response datagram, Burst more kept in flight. A response
 // that does not come within Timeout is counted as lost and the test goes on
@@ -60,6 +64,12 @@ func (u *UDPRR) Run() {
 		if limit > 0 && issued >= limit {
 			return 0
 		}
+		if u.Pace != nil {
+			var ok bool
+			if now, ok = u.pace(); !ok {
+				return errPaced
+			}
+		}
 		for {
 			n, en := sock.Write(u.FD, u.req)
 			if en == unix.EINTR {
@@ -83,7 +93,10 @@ func (u *UDPRR) Run() {
 		return 0
 	}
 	for i := 0; i < slots; i++ {
-		if en := issue(0); en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
+		if en := issue(0); en == errPaced {
+			u.end(!u.stopped(), inflight)
+			return
+		} else if en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
 			u.fail("send", en)
 			u.finish(false)
 			return
@@ -110,7 +123,10 @@ func (u *UDPRR) Run() {
 				head = (head + 1) % slots
 				inflight--
 				u.Result.Lost++
-				if en := issue(now); en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
+				if en := issue(now); en == errPaced {
+					u.end(!u.stopped(), inflight)
+					return
+				} else if en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
 					u.fail("send", en)
 					u.finish(false)
 					return
@@ -130,7 +146,10 @@ func (u *UDPRR) Run() {
 		if u.stopped() {
 			break
 		}
-		if en := issue(now); en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
+		if en := issue(now); en == errPaced {
+			byDeadline = !u.stopped()
+			break
+		} else if en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
 			u.fail("send", en)
 			break
 		}

@@ -1,0 +1,166 @@
+package workload
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"netscript/engine/sock"
+)
+
+// Maerts is the client loop of TCP_MAERTS: the server sends, the client
+// receives RecvSize bytes at a time and counts what arrives inside the
+// measured interval, which ends exactly at the deadline (or when the server
+// closes after sending a byte count). What arrives after the deadline is
+// read by Drain and counted apart, so that the client's two counts add up to
+// what the server sent.
+type Maerts struct {
+	Loop
+	FD       int
+	RecvSize int
+	Bytes    uint64 // the server sends this many bytes and closes; 0: by time
+
+	buf []byte
+}
+
+// Prepare allocates the loop's buffer.
+func (m *Maerts) Prepare() { m.buf = make([]byte, clampBuf(m.RecvSize, 1)) }
+
+// Run runs the measured interval.
+func (m *Maerts) Run() {
+	m.init()
+	if m.buf == nil {
+		m.Prepare()
+	}
+	byDeadline := false
+	for {
+		n, en := sock.Read(m.FD, m.buf)
+		now := time.Since(m.Start)
+		if en != 0 {
+			if en == unix.EAGAIN || en == unix.EINTR {
+				if m.stopped() {
+					break
+				}
+				if now >= m.dead {
+					byDeadline = true
+					break
+				}
+				continue
+			}
+			m.fail("recv", en)
+			break
+		}
+		if n == 0 { // the server sent its byte count and closed
+			if m.Bytes == 0 || m.Result.BytesReceived < m.Bytes {
+				m.Err = peerError{"recv"}
+			}
+			break
+		}
+		if now >= m.dead {
+			m.Result.Drained += uint64(n)
+			byDeadline = true
+			break
+		}
+		m.Result.BytesReceived += uint64(n)
+		m.Result.RecvCalls++
+		m.last = now
+		m.progress(now, m.Result.BytesReceived)
+		if m.stopped() {
+			break
+		}
+	}
+	if byDeadline {
+		m.Result.Elapsed = m.dead
+	} else {
+		m.Result.Elapsed = m.last
+	}
+	if m.Interim != nil {
+		m.Interim.final(m.Result.Elapsed, m.Result.BytesReceived)
+	}
+	if m.Live != nil {
+		m.pubAt = 0
+		m.publish(m.Result.Elapsed)
+	}
+}
+
+// Drain reads what the server still sends after the measured interval,
+// until it closes or timeout passes, and counts it in Result.Drained. It
+// reports whether the server's close was seen.
+func (m *Maerts) Drain(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		n, en := sock.Read(m.FD, m.buf)
+		if en == unix.EAGAIN || en == unix.EINTR {
+			if time.Now().After(deadline) {
+				return false
+			}
+			continue
+		}
+		if en != 0 || n == 0 {
+			return en == 0
+		}
+		m.Result.Drained += uint64(n)
+	}
+}
+
+// MaertsSource is the server loop of TCP_MAERTS: sends of SendSize bytes
+// until Stop, Bytes sent, or the client goes away; then it half-closes so
+// the client sees the end of the data.
+type MaertsSource struct {
+	FD       int
+	SendSize int
+	Bytes    uint64 // send exactly this many bytes; 0: until Stop
+	Pace     *Pacer // if set, paces the sends
+	Stop     *atomic.Bool
+	Counts   ServerCounts
+	Err      error
+
+	buf []byte
+}
+
+// Prepare allocates the loop's buffer.
+func (s *MaertsSource) Prepare() {
+	s.buf = make([]byte, clampBuf(s.SendSize, 1))
+	for i := range s.buf {
+		s.buf[i] = byte(i)
+	}
+}
+
+// Run sends until told to stop.
+func (s *MaertsSource) Run() {
+	if s.buf == nil {
+		s.Prepare()
+	}
+	defer sock.Shutdown(s.FD, unix.SHUT_WR)
+	start := time.Now()
+	forever := time.Duration(1<<63 - 1)
+	for !s.Stop.Load() {
+		if s.Bytes > 0 && s.Counts.BytesSent >= s.Bytes {
+			return
+		}
+		if s.Pace != nil {
+			if _, ok := s.Pace.Wait(start, forever, s.Stop); !ok {
+				return
+			}
+		}
+		b := s.buf
+		if left := s.Bytes - s.Counts.BytesSent; s.Bytes > 0 && left < uint64(len(b)) {
+			b = b[:left]
+		}
+		n, en := sock.Write(s.FD, b)
+		if en != 0 {
+			if en == unix.EAGAIN || en == unix.EINTR {
+				continue
+			}
+			s.Counts.Errors.Add(en)
+			if en != unix.EPIPE && en != unix.ECONNRESET {
+				s.Err = fmt.Errorf("send: %w", en)
+			}
+			return
+		}
+		s.Counts.BytesSent += uint64(n)
+		s.Counts.SendCalls++
+	}
+}
