@@ -1,0 +1,288 @@
+package mux
+
+import (
+	"runtime"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"netscript/engine/sock"
+)
+
+// maxConsecutiveFailures ends a flow whose connects keep failing.
+const maxConsecutiveFailures = 10000
+
+// crr phases of a flow's current connection.
+const (
+	idle      = iota // no connection
+	sending          // connected or connecting; the request is not all out
+	receiving        // request sent; reading the response, then the close
+)
+
+// crrFlow is a flow's per-connection state beside its Flow.
+type crrFlow struct {
+	fd    int
+	phase int
+	t0    time.Duration // when this transaction began
+}
+
+// RunCRR drives TCP_CRR for every flow against cfg.Remote: each
+// transaction is a new non-blocking connection, the request, the response
+// and the server's close, timed from start to close.
+func RunCRR(start time.Time, flows []*Flow, cfg *Config) {
+	var wg sync.WaitGroup
+	for _, part := range split(flows, cfg.Threads) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread() // never unlocked: the thread ends with the test
+			crrThread(start, part, cfg)
+		}()
+	}
+	wg.Wait()
+}
+
+type crrState struct {
+	cfg     *Config
+	epfd    int
+	req     []byte
+	buf     []byte
+	dead    time.Duration
+	family  int
+	conns   []crrFlow
+	retries int // flows waiting to try connecting again
+}
+
+func crrThread(start time.Time, flows []*Flow, cfg *Config) {
+	dead := cfg.deadline()
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		for _, f := range flows {
+			f.fail("epoll_create1", err.(unix.Errno))
+			f.finish(false, dead)
+		}
+		return
+	}
+	defer unix.Close(epfd)
+	t := &crrState{cfg: cfg, epfd: epfd, req: make([]byte, cfg.Request), buf: make([]byte, 64<<10),
+		dead: dead, family: cfg.Remote.Family(), conns: make([]crrFlow, len(flows))}
+	for i := range t.conns {
+		t.conns[i].fd = -1
+	}
+	events := make([]unix.EpollEvent, min(len(flows), 512))
+	active := len(flows)
+	for i, f := range flows {
+		t.next(f, i, 0)
+		if f.done {
+			active--
+		}
+	}
+	byDeadline := false
+	for active > 0 && !cfg.stopped() {
+		wait := tickMs
+		if t.retries > 0 {
+			wait = 0
+		}
+		n, en := sock.EpollWait(epfd, events, wait)
+		if en != 0 && en != unix.EINTR {
+			for _, f := range flows {
+				if !f.done {
+					f.fail("epoll_wait", en)
+				}
+			}
+			break
+		}
+		if time.Since(start) >= dead {
+			byDeadline = true
+			break
+		}
+		for _, ev := range events[:n] {
+			i := int(ev.Pad)
+			f := flows[i]
+			if f.done || t.conns[i].fd != int(ev.Fd) {
+				continue // an event of a connection already closed
+			}
+			t.event(f, i, start)
+			if f.done {
+				active--
+			}
+		}
+		if t.retries > 0 {
+			for i, f := range flows {
+				if f.retry && !f.done {
+					f.retry = false
+					t.retries--
+					t.next(f, i, f.retryAt)
+					if f.done {
+						active--
+					}
+				}
+			}
+		}
+	}
+	for i, f := range flows {
+		if c := &t.conns[i]; c.fd >= 0 {
+			sock.Close(c.fd)
+			c.fd = -1
+			if f.Err == nil {
+				f.inflight = 1 // begun, not finished: discarded
+			}
+		}
+		f.finish(byDeadline, dead)
+	}
+}
+
+// next begins flow i's next transaction at now (unless its limit is
+// reached): a new socket, connect, and the request if the connection is
+// already up. A connect that fails for want of ports or the like is
+// counted and tried again on the thread's next round, so other flows go on.
+func (t *crrState) next(f *Flow, i int, now time.Duration) {
+	limit := t.cfg.Limits.Transactions
+	if (limit > 0 && f.Result.Transactions >= limit) || t.cfg.stopped() {
+		f.done = true
+		return
+	}
+	en := t.open(f, i, now)
+	if en == 0 {
+		return
+	}
+	f.Result.Errors.Add(en)
+	f.failures++
+	if fatalConnect(en) || f.failures >= maxConsecutiveFailures {
+		f.fail("connect", en)
+		return
+	}
+	if !f.retry {
+		f.retry = true
+		t.retries++
+	}
+	f.retryAt = now
+}
+
+func fatalConnect(en unix.Errno) bool {
+	switch en {
+	case unix.ECONNREFUSED, unix.ENETUNREACH, unix.EHOSTUNREACH, unix.EAFNOSUPPORT, unix.EINVAL, unix.EMFILE, unix.ENFILE:
+		return true
+	}
+	return false
+}
+
+// open starts one connection of flow i; on failure the socket is closed.
+func (t *crrState) open(f *Flow, i int, now time.Duration) unix.Errno {
+	fd, en := sock.SocketNonblock(t.family, unix.SOCK_STREAM)
+	if en != 0 {
+		return en
+	}
+	fail := func(en unix.Errno) unix.Errno { sock.Close(fd); return en }
+	if t.cfg.NoDelay {
+		if en := sock.SetInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); en != 0 {
+			return fail(en)
+		}
+	}
+	if f.Local != nil {
+		// Let connect pick the port, so many flows from one address do not
+		// exhaust ports at bind time.
+		if en := sock.SetInt(fd, unix.IPPROTO_IP, unix.IP_BIND_ADDRESS_NO_PORT, 1); en != 0 {
+			return fail(en)
+		}
+		if en := sock.Bind(fd, f.Local); en != 0 {
+			return fail(en)
+		}
+	}
+	en = sock.Connect(fd, t.cfg.Remote)
+	if en != 0 && en != unix.EINPROGRESS {
+		return fail(en)
+	}
+	if en := sock.EpollCtl(t.epfd, unix.EPOLL_CTL_ADD, fd, unix.EPOLLIN|unix.EPOLLOUT|unix.EPOLLRDHUP|unix.EPOLLET, int32(i)); en != 0 {
+		return fail(en)
+	}
+	c := &t.conns[i]
+	*c = crrFlow{fd: fd, phase: sending, t0: now}
+	f.inflight = 1
+	f.unsent = len(t.req)
+	f.got = 0
+	t.send(f, c) // the connection may already be up
+	return 0
+}
+
+// send writes what is left of the request; EAGAIN means not yet connected
+// or full: the next EPOLLOUT resumes it.
+func (t *crrState) send(f *Flow, c *crrFlow) {
+	for f.unsent > 0 {
+		m, en := sock.Write(c.fd, t.req[len(t.req)-f.unsent:])
+		if en == unix.EAGAIN || en == unix.EINTR {
+			return
+		}
+		if en != 0 {
+			t.drop(f, c, en)
+			return
+		}
+		f.Result.BytesSent += uint64(m)
+		f.unsent -= m
+	}
+	c.phase = receiving
+}
+
+// drop abandons the current connection after a failure and counts it.
+func (t *crrState) drop(f *Flow, c *crrFlow, en unix.Errno) {
+	sock.Close(c.fd)
+	c.fd, c.phase = -1, idle
+	f.inflight = 0
+	f.Result.Errors.Add(en)
+	f.failures++
+	if fatalConnect(en) || f.failures >= maxConsecutiveFailures {
+		f.fail("connect", en)
+	}
+}
+
+// event handles readiness of flow i's connection.
+func (t *crrState) event(f *Flow, i int, start time.Time) {
+	c := &t.conns[i]
+	if c.phase == sending {
+		t.send(f, c) // a failed connect shows up here as the write's error
+		if c.phase == idle && !f.done {
+			t.next(f, i, time.Since(start))
+		}
+		if c.phase != receiving {
+			return
+		}
+	}
+	for {
+		n, en := sock.Read(c.fd, t.buf)
+		if en == unix.EAGAIN || en == unix.EINTR {
+			return
+		}
+		if en != 0 {
+			t.drop(f, c, en)
+			if !f.done {
+				t.next(f, i, time.Since(start))
+			}
+			return
+		}
+		if n > 0 {
+			f.Result.BytesReceived += uint64(n)
+			f.got += n
+			continue
+		}
+		// The server closed first: the transaction is complete if the whole
+		// response came.
+		if f.got < t.cfg.Response {
+			t.drop(f, c, unix.ECONNRESET)
+			if !f.done {
+				t.next(f, i, time.Since(start))
+			}
+			return
+		}
+		sock.Close(c.fd)
+		c.fd, c.phase = -1, idle
+		f.inflight = 0
+		f.Result.Connects++
+		f.failures = 0
+		now := time.Since(start)
+		if f.record(now, now-c.t0, t.dead) {
+			t.next(f, i, now)
+		}
+		return
+	}
+}

@@ -1,0 +1,115 @@
+package mux
+
+import (
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"netscript/engine/hist"
+	"netscript/engine/sock"
+	"netscript/engine/workload"
+)
+
+// Flow is one connection (TCP_RR) or one sequence of connections (TCP_CRR)
+// of a multi-flow test, with its own counts and histogram.
+type Flow struct {
+	FD     int             // TCP_RR: the connected socket (made non-blocking by Run)
+	Local  *sock.Addr      // TCP_CRR: the source address to bind, or nil
+	Hist   *hist.Histogram // this flow's transaction times; may be nil
+	Result workload.Counts // what this flow counted
+	Err    error           // why this flow stopped early, if it did
+
+	sent     []time.Duration // send times of requests in flight (ring)
+	head     int
+	inflight int
+	issued   uint64
+	got      int  // bytes of the current response received
+	unsent   int  // bytes of the current request not yet sent
+	waitOut  bool // epoll watches for room to write
+	last     time.Duration
+	done     bool // finished: limit reached, failed, or past the deadline
+	late     bool // a transaction completed past the deadline
+	failures int  // consecutive failed connects (TCP_CRR)
+	retry    bool // TCP_CRR: the last connect failed; try again next round
+	retryAt  time.Duration
+}
+
+// Config is what every flow of a test shares.
+type Config struct {
+	Request, Response int
+	Burst             int             // requests in flight per flow beyond the first (TCP_RR)
+	Limits            workload.Limits // per flow: each flow ends after Transactions
+	Stop              *atomic.Bool    // set to end the test early
+	Threads           int             // how many threads share the flows; at least 1
+	Remote            *sock.Addr      // TCP_CRR: the server's data listener
+	NoDelay           bool
+}
+
+// deadline returns the end of the measured interval as an offset.
+func (c *Config) deadline() time.Duration {
+	if c.Limits.Duration > 0 {
+		return c.Limits.Duration
+	}
+	return time.Duration(1<<63 - 1)
+}
+
+func (c *Config) stopped() bool { return c.Stop != nil && c.Stop.Load() }
+
+// record counts a transaction of f completed at now after lat; it returns
+// false if it completed after the deadline (then it is discarded and the
+// flow is done).
+func (f *Flow) record(now, lat, dead time.Duration) bool {
+	if now >= dead {
+		f.Result.Discarded++
+		f.done, f.late = true, true
+		return false
+	}
+	if f.Result.Transactions == 0 {
+		f.Result.First = now
+	}
+	f.Result.Transactions++
+	f.last = now
+	if f.Hist != nil {
+		f.Hist.Record(int64(lat))
+	}
+	return true
+}
+
+// fail ends the flow on a hard error.
+func (f *Flow) fail(op string, en unix.Errno) {
+	f.Result.Errors.Add(en)
+	if f.Err == nil {
+		f.Err = &sock.OpError{Op: op, Err: en}
+	}
+	f.done = true
+}
+
+// finish sets the flow's measured interval and counts what was in flight.
+func (f *Flow) finish(byDeadline bool, dead time.Duration) {
+	byDeadline = byDeadline || f.late
+	if f.Err == nil {
+		f.Result.Discarded += uint64(f.inflight)
+	}
+	f.inflight = 0
+	if byDeadline {
+		f.Result.Elapsed = dead
+	} else {
+		f.Result.Elapsed = f.last
+	}
+}
+
+// split gives flow i to thread i mod n.
+func split(flows []*Flow, n int) [][]*Flow {
+	if n < 1 {
+		n = 1
+	}
+	if n > len(flows) {
+		n = len(flows)
+	}
+	parts := make([][]*Flow, n)
+	for i, f := range flows {
+		parts[i%n] = append(parts[i%n], f)
+	}
+	return parts
+}

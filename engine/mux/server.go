@@ -1,0 +1,149 @@
+package mux
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+
+	"netscript/engine/sock"
+	"netscript/engine/workload"
+)
+
+// Conn is one accepted TCP_RR connection served by ServeRR, with its own
+// counts.
+type Conn struct {
+	FD     int
+	Counts workload.ServerCounts
+
+	got     int  // bytes of the current request received
+	unsent  int  // bytes of responses not yet sent
+	waitOut bool // epoll watches for room to write
+	closed  bool // the client closed, or the connection failed
+}
+
+// ServeRR answers TCP_RR requests on every connection, each request with
+// one response, on `threads` threads, until every client has closed its
+// connection or stop is set.
+func ServeRR(conns []*Conn, request, response, threads int, stop *atomic.Bool) {
+	parts := make([][]*Conn, max(1, min(threads, len(conns))))
+	for i, c := range conns {
+		parts[i%len(parts)] = append(parts[i%len(parts)], c)
+	}
+	var wg sync.WaitGroup
+	for _, part := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread() // never unlocked: the thread ends with the test
+			serveThread(part, request, response, stop)
+		}()
+	}
+	wg.Wait()
+}
+
+func serveThread(conns []*Conn, request, response int, stop *atomic.Bool) {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		for _, c := range conns {
+			c.Counts.Errors.Add(err.(unix.Errno))
+			c.closed = true
+		}
+		return
+	}
+	defer unix.Close(epfd)
+	rbuf := make([]byte, min(max(request, 1), 1<<20))
+	resp := make([]byte, min(max(response, 1), 1<<20))
+	events := make([]unix.EpollEvent, min(len(conns), 512))
+	open := 0
+	for i, c := range conns {
+		if sock.SetNonblock(c.FD, true) != nil {
+			c.closed = true
+			continue
+		}
+		if en := sock.EpollCtl(epfd, unix.EPOLL_CTL_ADD, c.FD, unix.EPOLLIN, int32(i)); en != 0 {
+			c.Counts.Errors.Add(en)
+			c.closed = true
+			continue
+		}
+		open++
+	}
+	for open > 0 && !stop.Load() {
+		n, en := sock.EpollWait(epfd, events, tickMs)
+		if en != 0 && en != unix.EINTR {
+			return
+		}
+		for _, ev := range events[:n] {
+			i := int(ev.Pad)
+			c := conns[i]
+			if c.closed {
+				continue
+			}
+			if ev.Events&unix.EPOLLOUT != 0 && c.unsent > 0 {
+				flushResponses(epfd, c, i, resp)
+			}
+			if ev.Events&(unix.EPOLLIN|unix.EPOLLERR|unix.EPOLLHUP) != 0 && !c.closed {
+				readRequests(epfd, c, i, request, response, rbuf, resp)
+			}
+			if c.closed {
+				open--
+			}
+		}
+	}
+}
+
+// readRequests reads once from c; every complete request owes a response.
+func readRequests(epfd int, c *Conn, i, request, response int, rbuf, resp []byte) {
+	n, en := sock.Read(c.FD, rbuf[:min(request-c.got, len(rbuf))])
+	if en == unix.EAGAIN || en == unix.EINTR {
+		return
+	}
+	if en != 0 || n == 0 {
+		if en != 0 && en != unix.ECONNRESET {
+			c.Counts.Errors.Add(en)
+		}
+		c.closed = true
+		return
+	}
+	c.Counts.BytesReceived += uint64(n)
+	c.got += n
+	if c.got < request {
+		return
+	}
+	c.got = 0
+	c.Counts.Transactions++
+	c.unsent += response
+	flushResponses(epfd, c, i, resp)
+}
+
+// flushResponses sends what c is owed; a full socket waits for EPOLLOUT.
+func flushResponses(epfd int, c *Conn, i int, resp []byte) {
+	for c.unsent > 0 {
+		k := min(c.unsent, len(resp))
+		m, en := sock.Write(c.FD, resp[:k])
+		if en == unix.EAGAIN {
+			if !c.waitOut {
+				c.waitOut = true
+				sock.EpollCtl(epfd, unix.EPOLL_CTL_MOD, c.FD, unix.EPOLLIN|unix.EPOLLOUT, int32(i))
+			}
+			return
+		}
+		if en == unix.EINTR {
+			continue
+		}
+		if en != 0 {
+			if en != unix.EPIPE && en != unix.ECONNRESET {
+				c.Counts.Errors.Add(en)
+			}
+			c.closed = true
+			return
+		}
+		c.Counts.BytesSent += uint64(m)
+		c.unsent -= m
+		if c.unsent == 0 && c.waitOut {
+			c.waitOut = false
+			sock.EpollCtl(epfd, unix.EPOLL_CTL_MOD, c.FD, unix.EPOLLIN, int32(i))
+		}
+	}
+}
