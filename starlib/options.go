@@ -95,6 +95,117 @@ var options = []option{
 		}},
 	{"brand", all, "\"\"", "a tag carried into the result and every output (netperf -B)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Brand, err = toString(v); return }},
+	{"send_size", streams, "the send buffer (16384 TCP, 65507 UDP)", "bytes per send call (netperf -m); for tcp_maerts the server's sends",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.SendSize, err = toSize(v); return }},
+	{"recv_size", streams, "the receive buffer", "bytes per receive call (netperf -M); for tcp_stream and udp_stream the server's receives",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.RecvSize, err = toSize(v); return }},
+	{"bytes", streams, "none", "end after this many bytes sent instead of after a duration (netperf -l -N); an int or a string such as \"1G\"",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Bytes, err = toByteCount(v); return }},
+	{"fastopen", crrOnly, "False", "open each connection with TCP Fast Open: sendto(MSG_FASTOPEN) on the client, TCP_FASTOPEN on the listener (netperf -F); result.fastopen says what really happened",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.FastOpen, err = toBool(v); return }},
+	{"cpu_util", all, "False", "measure CPU utilisation and service demand on both ends (netperf -c -C), plus the CPU time of the test's own threads",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.CPUUtil, err = toBool(v); return }},
+	{"send_buffer", all, "kernel's default", "SO_SNDBUF of the client's data sockets (netperf -s); result.config shows what was granted",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.SendBuffer, err = toBuffer(v); return }},
+	{"recv_buffer", all, "kernel's default", "SO_RCVBUF of the client's data sockets (netperf -s ,size)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.RecvBuffer, err = toBuffer(v); return }},
+	{"remote_send_buffer", all, "kernel's default", "SO_SNDBUF of the server's data socket (netperf -S)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.RemoteSendBuffer, err = toBuffer(v); return }},
+	{"remote_recv_buffer", all, "kernel's default", "SO_RCVBUF of the server's data socket (netperf -S ,size)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.RemoteRecvBuffer, err = toBuffer(v); return }},
+	{"cpu", all, "not bound", "bind the client's data-path thread to this CPU (netperf -T cpu,)",
+		func(s *spec.Spec, v starlark.Value) error { return toCPU(v, &s.CPU) }},
+	{"remote_cpu", all, "not bound", "bind the server's data-path thread to this CPU (netperf -T ,cpu)",
+		func(s *spec.Spec, v starlark.Value) error { return toCPU(v, &s.RemoteCPU) }},
+	{"interval", all, "none", "take an interim sample every this many seconds, kept in result.interim and shown live on a terminal (netperf -D)",
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			s.Interval, err = toDuration(v)
+			if err == nil && s.Interval <= 0 {
+				err = fmt.Errorf("must be positive, got %v", s.Interval)
+			}
+			return
+		}},
+	{"rate", all, "as fast as possible", "pace transactions (or sends, for streams) to this many per second (netperf -w, -b)",
+		func(s *spec.Spec, v starlark.Value) error {
+			f, ok := Number(v)
+			if !ok {
+				return fmt.Errorf("want a number per second, got %s", v.Type())
+			}
+			if !(f > 0) {
+				return fmt.Errorf("must be positive, got %v", v)
+			}
+			s.Rate = f
+			return nil
+		}},
+	{"control", all, "True", "False: no control connection; talk straight to a standing endpoint at host:data_port (`netscript serve --data WORKLOAD:PORT`), as netperf -N",
+		func(s *spec.Spec, v starlark.Value) error {
+			on, err := toBool(v)
+			s.NoControl = !on
+			return err
+		}},
+}
+
+func streams(w spec.Workload) bool { return w.Stream() }
+func crrOnly(w spec.Workload) bool { return w == spec.TCPCRR }
+
+// whyNot explains, for options that apply only to some workloads, why the
+// others do not take them.
+var whyNot = map[string]string{
+	"fastopen":  "it applies only to tcp_crr, which opens a connection per transaction",
+	"send_size": "it applies only to stream tests; request/response tests have request and response",
+	"recv_size": "it applies only to stream tests; request/response tests have request and response",
+	"bytes":     "it applies only to stream tests; request/response tests end by transactions",
+}
+
+// toByteCount reads a byte count: a positive int, or a string with a K, M,
+// G or T suffix (1024-based).
+func toByteCount(v starlark.Value) (uint64, error) {
+	if str, ok := starlark.AsString(v); ok {
+		t := strings.TrimSpace(str)
+		mult := uint64(1)
+		if t != "" {
+			if i := strings.IndexByte("KMGTkmgt", t[len(t)-1]); i >= 0 {
+				mult = 1 << (10 * (i%4 + 1))
+				t = t[:len(t)-1]
+			}
+		}
+		n, err := strconv.ParseUint(t, 10, 64)
+		if err != nil || n < 1 || n > math.MaxInt64/mult {
+			return 0, fmt.Errorf("%q is not a byte count (want an int, or a string such as \"1G\")", str)
+		}
+		return n * mult, nil
+	}
+	n, err := toInt(v, 1, math.MaxInt64)
+	return uint64(n), err
+}
+
+// toBuffer reads a socket buffer size: 0 (the kernel's default) or more,
+// as an int or a string such as "256K".
+func toBuffer(v starlark.Value) (int, error) {
+	if i, ok := v.(starlark.Int); ok {
+		n, ok := i.Int64()
+		if !ok || n < 0 {
+			return 0, fmt.Errorf("must not be negative, got %s (0 keeps the kernel's default)", i)
+		}
+		if n > spec.MaxBuffer {
+			return 0, fmt.Errorf("must be at most %d bytes, got %s", spec.MaxBuffer, i)
+		}
+		return int(n), nil
+	}
+	return toSize(v)
+}
+
+// toCPU reads a CPU number into *p.
+func toCPU(v starlark.Value, p **int) error {
+	n, err := toInt(v, math.MinInt32, math.MaxInt32)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return fmt.Errorf("must not be negative, got %d", n)
+	}
+	*p = &n
+	return nil
 }
 
 // optionsFor lists the options workload w takes.
@@ -138,7 +249,7 @@ func parseSpec(w spec.Workload, args starlark.Tuple, kwargs []starlark.Tuple) (s
 			durationGiven = true
 		}
 	}
-	if s.Transactions > 0 && !durationGiven {
+	if (s.Transactions > 0 || s.Bytes > 0) && !durationGiven {
 		s.Duration = 0 // a count was given instead of a length
 	}
 	return s, s.Validate()
@@ -158,6 +269,9 @@ func findOption(opts []option, name string) (option, bool) {
 func unknownOption(w spec.Workload, name string, opts []option) error {
 	for _, o := range options {
 		if o.name == name {
+			if why, ok := whyNot[name]; ok {
+				return fmt.Errorf("option %s does not apply to %s: %s", name, w.Builtin(), why)
+			}
 			return fmt.Errorf("option %s does not apply to %s", name, w.Builtin())
 		}
 	}

@@ -44,8 +44,11 @@ func (r *Record) String() string {
 	}
 	var b strings.Builder
 	b.WriteString(r.typeName + "(")
-	for i, name := range r.AttrNames() {
-		if i > 0 {
+	for _, name := range r.AttrNames() {
+		if name == "to_dict" {
+			continue
+		}
+		if b.Len() > len(r.typeName)+1 {
 			b.WriteString(", ")
 		}
 		v, _ := r.Attr(name)

@@ -31,8 +31,8 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env)}
-	if s.Host == "" {
+	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env), Interim: interimOf(env)}
+	if s.Host == "" && !s.NoControl {
 		ap, err := env.Embedded(s.Family)
 		if err != nil {
 			return nil, err
@@ -47,7 +47,17 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	if env.Progress != nil {
 		env.Progress.Done()
 	}
+	warn(env, s.Workload, res)
 	return res, err
+}
+
+// warn writes to stderr what a user must know before trusting a result: a
+// Fast Open test in which Fast Open could not work.
+func warn(env *Env, w spec.Workload, res *result.Result) {
+	if res == nil || res.FastOpen == nil || res.FastOpen.Note == "" || env.Stderr == nil {
+		return
+	}
+	fmt.Fprintf(env.Stderr, "netscript: warning: %s: fastopen: %s\n", w.Builtin(), res.FastOpen.Note)
 }
 
 // NewResult wraps a result as a Starlark value.
@@ -65,7 +75,14 @@ func Summary(r *result.Result) string {
 	if r.Latency != nil && r.Latency.Count > 0 {
 		s += fmt.Sprintf(" p50=%.1fus p99=%.1fus", r.Latency.P50, r.Latency.P99)
 	}
-	s += fmt.Sprintf(" (%d transactions in %.2fs", r.Transactions, r.Elapsed)
+	if r.Units == result.UnitsBits {
+		s += fmt.Sprintf(" (%d bytes in %.2fs", max(r.BytesSent, r.BytesReceived), r.Elapsed)
+		if r.UDP != nil && r.UDP.LossPct != nil {
+			s += fmt.Sprintf(", %.2f%% lost", *r.UDP.LossPct)
+		}
+	} else {
+		s += fmt.Sprintf(" (%d transactions in %.2fs", r.Transactions, r.Elapsed)
+	}
 	var errs uint64
 	for _, n := range r.Errors {
 		errs += n

@@ -145,7 +145,7 @@ func TestBadInput(t *testing.T) {
 		{"negative burst", []string{"-c", "udp_rr(burst=-1)"}, 1, []string{"udp_rr: burst: must be between 0 and 65536, got -1"}},
 		{"duration that does not parse", []string{"-c", `tcp_rr(duration="ten seconds")`}, 1, []string{`tcp_rr: duration: "ten seconds" is not a duration`}},
 		{"local address not on this machine", []string{"-c", `tcp_rr(local="198.18.0.99", duration=1)`}, 1, []string{"tcp_rr: local: bind 198.18.0.99:0: cannot assign requested address"}},
-		{"syntax error", []string{"-c", "tcp_rr(duration=1"}, 1, []string{"<command-line>:1:"}},
+		// A syntax error also shows the line and a caret: TestScriptErrors.
 		{"missing script", []string{filepath.Join(dir, "nope.star")}, 2, []string{"nope.star: no such file"}},
 		{"directory", []string{dir}, 2, []string{"is a directory"}},
 		{"not UTF-8", []string{notUTF8}, 2, []string{"not UTF-8"}},
@@ -212,7 +212,7 @@ func TestOtherProtocolVersion(t *testing.T) {
 		time.Sleep(time.Second)
 	})
 	r := netscript(t, 20*time.Second, "-c", fmt.Sprintf("tcp_rr(host='127.0.0.1', port=%d, duration=1)", port))
-	oneLine(t, r, 1, "protocol version mismatch: peer speaks version 99, this netscript speaks version 1")
+	oneLine(t, r, 1, "protocol version mismatch: peer speaks version 99, this netscript speaks version 2")
 }
 
 // TestNotNetscript: a port that speaks something else.

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"strings"
 	"time"
 
 	"netscript/engine/proto"
@@ -27,6 +28,9 @@ type Options struct {
 	// Progress, if set, is called about every ProgressEvery while the test
 	// runs, from another goroutine, with the counts so far.
 	Progress func(Progress)
+	// Interim, if set, is called with each interim sample (the interval
+	// option) as soon as the loop has taken it, from another goroutine.
+	Interim func(Interim)
 }
 
 // controlTimeout bounds each control exchange outside the measured interval.
@@ -63,6 +67,9 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	}
 	if opt.Threads == nil {
 		opt.Threads = &workload.Threads{}
+	}
+	if s.NoControl {
+		return runNoControl(ctx, s, opt)
 	}
 	ctrlAddr, err := sock.Resolve(ctx, s.Host, s.Port, s.Family)
 	if err != nil {
@@ -111,24 +118,43 @@ func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration) (*pro
 type run struct {
 	spec  spec.Spec
 	opt   Options
-	pc    *proto.Conn
+	pc    *proto.Conn // nil without a control connection
 	ctrl  netip.AddrPort
 	ready proto.Ready
+	cpu   cpuRun
+
+	remoteCPU      *proto.CPUReport // the server's CPU, from Results
+	remoteFastOpen uint64           // connections whose SYN data the server took
 }
 
 func (r *run) setupMessage() proto.Setup {
 	s := &r.spec
-	return proto.Setup{
+	m := proto.Setup{
 		Test:         s.Workload.String(),
 		Request:      s.Request,
 		Response:     s.Response,
 		Burst:        s.Burst,
 		NoDelay:      s.NoDelay,
 		DataPort:     s.DataPort,
+		SendBuffer:   s.RemoteSendBuffer,
+		RecvBuffer:   s.RemoteRecvBuffer,
 		DurationNs:   int64(s.Duration),
 		Transactions: s.Transactions,
 		Brand:        s.Brand,
+		FastOpen:     s.FastOpen,
+		CPUUtil:      s.CPUUtil,
+		CPU:          s.RemoteCPU,
 	}
+	if !s.Workload.RR() {
+		m.Request, m.Response = 0, 0
+	}
+	switch s.Workload {
+	case spec.TCPMaerts: // the server sends
+		m.SendSize, m.Bytes, m.Rate = s.SendSize, s.Bytes, s.Rate
+	case spec.TCPStream, spec.UDPStream: // the server receives
+		m.RecvSize = s.RecvSize
+	}
+	return m
 }
 
 func (r *run) do(ctx context.Context) (*result.Result, error) {
@@ -136,15 +162,12 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		return nil, err
 	}
 	if err := r.pc.Expect(proto.TypeReady, &r.ready, controlTimeout); err != nil {
-		return nil, fmt.Errorf("set-up: %w", err)
+		return nil, setupError(err)
 	}
 	data := netip.AddrPortFrom(r.ctrl.Addr(), uint16(r.ready.DataPort))
 	w, err := newWorker(&r.spec, data)
 	if err != nil {
 		return nil, err
-	}
-	if r.opt.Progress != nil {
-		w.loop().Live = &workload.Live{}
 	}
 	defer w.close()
 	release := r.opt.Threads.Acquire(1)
@@ -162,41 +185,32 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		t, p, err := r.pc.Recv(0)
 		msgs <- message{t, p, err}
 	}()
-	if r.opt.Progress != nil {
-		base := Progress{Test: r.spec.Workload.String(), Brand: r.spec.Brand, Total: r.spec.Duration, Units: "Trans/s"}
-		go watch(w.loop().Live, base, w.done, r.opt.Progress)
-	}
-	w.start()
-	stopOnCancel := context.AfterFunc(ctx, func() { w.stop.Store(true) })
-	var ctrlErr error
-	var early *message
-	select {
-	case <-w.done:
-	case m := <-msgs:
-		// Anything from the server before Stop means the session broke.
-		early = &m
-		ctrlErr = sessionBroke(m)
-		w.stop.Store(true)
-		<-w.done
-	}
-	stopOnCancel()
+	ctrlErr := r.measure(ctx, w, msgs)
 	w.finish(drainTimeout)
 
 	res := r.build(w)
 	testErr := w.loop().Err
 	if ctrlErr != nil {
+		r.figures(res, w)
 		return res, &TestError{Err: ctrlErr, Partial: res}
 	}
 	if err := r.pc.Send(proto.TypeStop, proto.Stop{}, controlTimeout); err != nil {
+		r.figures(res, w)
 		return res, &TestError{Err: err, Partial: res}
+	}
+	if w.maerts != nil {
+		// The server stops sending on Stop and closes; what it sent after
+		// the interval is read here, so the two ends' counts add up.
+		w.maerts.Drain(drainTimeout)
+		res.Drained = w.maerts.Result.Drained
 	}
 	var m message
 	select {
 	case m = <-msgs:
 	case <-time.After(controlTimeout):
+		r.figures(res, w)
 		return res, &TestError{Err: fmt.Errorf("no Results from the server within %v", controlTimeout), Partial: res}
 	}
-	_ = early
 	var rr proto.Results
 	if m.err == nil && m.t == proto.TypeResults {
 		m.err = proto.Decode(m.t, m.p, &rr)
@@ -204,9 +218,11 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		m.err = sessionBroke(m)
 	}
 	if m.err != nil {
+		r.figures(res, w)
 		return res, &TestError{Err: fmt.Errorf("results: %w", m.err), Partial: res}
 	}
 	r.addRemote(res, &rr)
+	r.figures(res, w)
 	if testErr != nil {
 		return res, &TestError{Err: fmt.Errorf("%s: %w", r.spec.Workload.Builtin(), testErr), Partial: res}
 	}
@@ -214,6 +230,62 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		return res, &TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}
 	}
 	return res, nil
+}
+
+// setupError explains a refused Setup; a refusal that names an option
+// (the server checks remote_cpu against its own CPUs) becomes an
+// OptionError for it.
+func setupError(err error) error {
+	var re *proto.RemoteError
+	if errors.As(err, &re) {
+		for _, opt := range []string{"remote_cpu", "remote_send_buffer", "remote_recv_buffer"} {
+			if msg, ok := strings.CutPrefix(re.Message, opt+": "); ok {
+				return &spec.OptionError{Option: opt, Msg: "server: " + msg}
+			}
+		}
+	}
+	return fmt.Errorf("set-up: %w", err)
+}
+
+// measure runs the measured interval: it starts the loop (and the CPU
+// measurement, progress and interim watchers) and waits for the loop to end
+// or for a control message that says the session broke (msgs may be nil
+// without a control connection). It returns that message's error.
+func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message) error {
+	l := w.loop()
+	if r.opt.Progress != nil || r.opt.Interim != nil {
+		l.Live = &workload.Live{}
+	}
+	if r.opt.Progress != nil {
+		base := Progress{Test: r.spec.Workload.String(), Brand: r.spec.Brand, Total: r.spec.Duration, Units: r.units()}
+		go watch(l.Live, base, r.spec.Workload.Stream(), w.done, r.opt.Progress)
+	}
+	if r.opt.Interim != nil && l.Interim != nil {
+		go watchInterim(l.Interim, r.interimBase(), w.done, r.opt.Interim)
+	}
+	r.cpu.begin(r.spec.CPUUtil)
+	w.start()
+	stopOnCancel := context.AfterFunc(ctx, func() { w.stop.Store(true) })
+	defer stopOnCancel()
+	var ctrlErr error
+	select {
+	case <-w.done:
+	case m := <-msgs:
+		// Anything from the server before Stop means the session broke.
+		ctrlErr = sessionBroke(m)
+		w.stop.Store(true)
+		<-w.done
+	}
+	r.cpu.end()
+	return ctrlErr
+}
+
+// units of the test's throughput.
+func (r *run) units() string {
+	if r.spec.Workload.Stream() {
+		return result.UnitsBits
+	}
+	return result.UnitsTrans
 }
 
 type message struct {

@@ -12,7 +12,8 @@ type Progress struct {
 	Brand        string        // the test's tag
 	Elapsed      time.Duration // of the measured interval so far
 	Total        time.Duration // the test's length; 0 when it ends by count
-	Transactions uint64        // completed so far
+	Transactions uint64        // completed so far (RR tests)
+	Bytes        uint64        // moved so far (sent plus received)
 	Throughput   float64       // over the interval so far
 	Units        string        // of Throughput
 }
@@ -21,8 +22,9 @@ type Progress struct {
 const ProgressEvery = 200 * time.Millisecond
 
 // watch calls report with the loop's published counts every ProgressEvery
-// until done is closed.
-func watch(live *workload.Live, base Progress, done <-chan struct{}, report func(Progress)) {
+// until done is closed. For streams the throughput is in 10^6 bits/s of the
+// bytes moved, else in transactions per second.
+func watch(live *workload.Live, base Progress, stream bool, done <-chan struct{}, report func(Progress)) {
 	t := time.NewTicker(ProgressEvery)
 	defer t.Stop()
 	for {
@@ -34,9 +36,82 @@ func watch(live *workload.Live, base Progress, done <-chan struct{}, report func
 		p := base
 		p.Elapsed = time.Duration(live.At.Load())
 		p.Transactions = live.Transactions.Load()
+		p.Bytes = live.Bytes.Load()
 		if p.Elapsed > 0 {
-			p.Throughput = float64(p.Transactions) / p.Elapsed.Seconds()
+			if stream {
+				p.Throughput = float64(p.Bytes) * 8 / 1e6 / p.Elapsed.Seconds()
+			} else {
+				p.Throughput = float64(p.Transactions) / p.Elapsed.Seconds()
+			}
 		}
 		report(p)
 	}
+}
+
+// Interim is one interim result of a running test (the interval option),
+// as netperf's demo mode prints it: the throughput over the interval that
+// ended T seconds into the test.
+type Interim struct {
+	Test       string  // "TCP_STREAM", ...
+	Brand      string  // the test's tag
+	T          float64 // seconds from the start of the measured interval
+	Interval   float64 // length of the interval, seconds
+	Throughput float64 // over the interval
+	Units      string  // of Throughput
+	Ending     time.Time
+}
+
+// interimBase is what every interim report of the test shares.
+func (r *run) interimBase() Interim {
+	return Interim{Test: r.spec.Workload.String(), Brand: r.spec.Brand, Units: r.units()}
+}
+
+// interimEvery is how often watchInterim looks for new samples.
+const interimEvery = 50 * time.Millisecond
+
+// watchInterim reports each interim sample the loop publishes, until done
+// is closed (and then the ones taken at the very end).
+func watchInterim(iv *workload.Interim, base Interim, done <-chan struct{}, report func(Interim)) {
+	t := time.NewTicker(interimEvery)
+	defer t.Stop()
+	start := time.Now()
+	sent := 0
+	flush := func() {
+		ss := iv.Samples()
+		for ; sent < len(ss); sent++ {
+			p := base
+			p.T, p.Interval, p.Throughput = sampleRate(ss, sent, base.Units)
+			p.Ending = start.Add(ss[sent].At)
+			report(p)
+		}
+	}
+	for {
+		select {
+		case <-done:
+			flush()
+			return
+		case <-t.C:
+			flush()
+		}
+	}
+}
+
+// sampleRate is the throughput over the interval ending at sample i: the
+// end, the interval's length in seconds and the rate in units.
+func sampleRate(ss []workload.Sample, i int, units string) (t, interval, rate float64) {
+	var prevAt time.Duration
+	var prevCount uint64
+	if i > 0 {
+		prevAt, prevCount = ss[i-1].At, ss[i-1].Count
+	}
+	d := (ss[i].At - prevAt).Seconds()
+	t = ss[i].At.Seconds()
+	if d <= 0 {
+		return t, d, 0
+	}
+	n := float64(ss[i].Count - prevCount)
+	if units == "10^6bits/s" {
+		return t, d, n * 8 / 1e6 / d
+	}
+	return t, d, n / d
 }

@@ -31,6 +31,42 @@ type Result struct {
 	RemoteAddress string            `json:"remote_address"`
 	Remote        *Remote           `json:"remote"` // the server's own counts; nil without a control connection
 
+	SendCalls uint64 `json:"send_calls"` // streams: send calls that moved data (netperf's LOCAL_SEND_CALLS)
+	RecvCalls uint64 `json:"recv_calls"` // streams: receive calls that returned data
+	Drained   uint64 `json:"drained"`    // TCP_MAERTS: bytes that arrived after the measured interval, not counted
+
+	UDP      *UDP      `json:"udp"`      // UDP_STREAM's datagram counts at both ends; nil for other tests
+	FastOpen *FastOpen `json:"fastopen"` // with fastopen=True: what TCP Fast Open really did; else nil
+	Interim  []Sample  `json:"interim"`  // with interval: throughput over each interval, in order
+
+	// CPU figures, with cpu_util=True (None otherwise; the remote ones are
+	// None without a control connection). local_cpu and remote_cpu are
+	// netperf's: system-wide utilisation from /proc/stat over the measured
+	// interval, in percent of the whole machine, so they charge this test
+	// with everything else the machine did. local_sd and remote_sd are
+	// netperf's service demand from them: CPU microseconds per transaction
+	// (RR tests) or per KB, K = 1024 (streams), over the local work count.
+	// local_proc_cpu and remote_proc_cpu count only the CPU time of the
+	// threads that ran this test's data path on each end, in percent of the
+	// whole machine (so they compare with local_cpu); local_proc_sd and
+	// remote_proc_sd are the service demand from that time, which stays
+	// right when other tests run at the same time.
+	LocalCPU       *float64 `json:"local_cpu"`
+	RemoteCPU      *float64 `json:"remote_cpu"`
+	LocalSD        *float64 `json:"local_sd"`
+	RemoteSD       *float64 `json:"remote_sd"`
+	LocalProcCPU   *float64 `json:"local_proc_cpu"`
+	RemoteProcCPU  *float64 `json:"remote_proc_cpu"`
+	LocalProcSD    *float64 `json:"local_proc_sd"`
+	RemoteProcSD   *float64 `json:"remote_proc_sd"`
+	LocalCPUCount  *int     `json:"local_cpu_count"`  // CPUs local_cpu is averaged over
+	RemoteCPUCount *int     `json:"remote_cpu_count"` // CPUs remote_cpu is averaged over
+	SDUnits        string   `json:"sd_units"`         // "usec/Tran" or "usec/KB"; "" without cpu_util
+
+	// Notes explain, in plain words, anything that changes how the figures
+	// must be read (no control connection, Fast Open that could not work).
+	Notes []string `json:"notes"`
+
 	// Hist is the full latency histogram behind Latency, kept so results
 	// can be merged exactly; it is not a script-visible field.
 	Hist *hist.Histogram `json:"-"`
@@ -77,6 +113,60 @@ type Config struct {
 	RemoteSendBuffer int     `json:"remote_send_buffer"`
 	RemoteRecvBuffer int     `json:"remote_recv_buffer"`
 	ServerVersion    string  `json:"server_version"`
+
+	SendSize  int     `json:"send_size"` // streams: bytes per send, on whichever end sends
+	RecvSize  int     `json:"recv_size"` // streams: bytes per receive, on whichever end receives
+	Bytes     uint64  `json:"bytes"`     // streams: the byte count asked for; 0 when timed
+	Rate      float64 `json:"rate"`      // transactions or sends per second asked for; 0: unpaced
+	Interval  float64 `json:"interval"`  // seconds between interim samples; 0: none
+	FastOpen  bool    `json:"fastopen"`
+	CPUUtil   bool    `json:"cpu_util"`
+	Control   bool    `json:"control"` // False: no control connection (netperf -N)
+	CPU       *int    `json:"cpu"`     // the CPU the client's data-path thread was bound to
+	RemoteCPU *int    `json:"remote_cpu"`
+	// CPUAffinity and RemoteCPUAffinity are the CPUs the data-path threads
+	// could run on, as the threads themselves read it during the test.
+	CPUAffinity       []int `json:"cpu_affinity"`
+	RemoteCPUAffinity []int `json:"remote_cpu_affinity"`
+	// The socket buffer sizes asked for (0: the kernel's default); the
+	// local_*_buffer and remote_*_buffer fields above are what the kernel
+	// granted (Linux doubles a request, within net.core.[rw]mem_max).
+	SendBufferRequest       int `json:"send_buffer_request"`
+	RecvBufferRequest       int `json:"recv_buffer_request"`
+	RemoteSendBufferRequest int `json:"remote_send_buffer_request"`
+	RemoteRecvBufferRequest int `json:"remote_recv_buffer_request"`
+}
+
+// Sample is one interim result: the throughput over the interval that
+// ended t seconds into the test.
+type Sample struct {
+	T          float64 `json:"t"`          // seconds from the start of the measured interval
+	Throughput float64 `json:"throughput"` // in the result's units, over the interval ending at T
+	Interval   float64 `json:"interval"`   // length of that interval in seconds
+}
+
+// UDP is UDP_STREAM's accounting at both ends, in datagrams.
+type UDP struct {
+	Sent     uint64   `json:"sent"`     // datagrams the client sent inside the measured interval
+	Received *uint64  `json:"received"` // of those, datagrams the server counted; None without a control connection
+	Lost     *int64   `json:"lost"`     // sent − received, exactly as the two ends counted
+	LossPct  *float64 `json:"loss_pct"` // lost as a percentage of sent
+	Refused  uint64   `json:"refused"`  // sends the client's own stack refused (ENOBUFS, ...): never sent, not in sent
+}
+
+// FastOpen is what TCP Fast Open really did in a TCP_CRR test, from each
+// connection's TCP_INFO on the client (and the server's own count).
+type FastOpen struct {
+	Attempted      uint64  `json:"attempted"`       // connections opened with sendto(MSG_FASTOPEN)
+	Accepted       uint64  `json:"accepted"`        // the server took the request in the SYN
+	CookieRequests uint64  `json:"cookie_requests"` // no cookie cached: the SYN asked for one, the request followed the handshake
+	Fallbacks      uint64  `json:"fallbacks"`       // the SYN carried the request but the server did not take it
+	SynRetransmits uint64  `json:"syn_retransmits"` // the SYN with data had to be sent again
+	Unknown        uint64  `json:"unknown"`         // TCP_INFO could not tell
+	ServerAccepted *uint64 `json:"server_accepted"` // connections whose SYN data the server saw; None without control
+	ServerSysctl   *int    `json:"server_sysctl"`   // the server's net.ipv4.tcp_fastopen; None if unknown
+	ClientSysctl   *int    `json:"client_sysctl"`   // the client's net.ipv4.tcp_fastopen; None if unknown
+	Note           string  `json:"note"`            // why Fast Open could not work, in plain words; "" if it could
 }
 
 // Remote is what the server counted on its side of the test.
@@ -88,4 +178,6 @@ type Remote struct {
 	Elapsed       float64           `json:"elapsed"`
 	Errors        map[string]uint64 `json:"errors"`
 	Peers         []string          `json:"peers"` // distinct client addresses seen
+	SendCalls     uint64            `json:"send_calls"`
+	RecvCalls     uint64            `json:"recv_calls"` // UDP_STREAM: datagrams received
 }

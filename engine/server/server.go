@@ -42,6 +42,7 @@ type Server struct {
 
 	mu        sync.Mutex
 	listeners []net.Listener
+	standing  []*standing // endpoints started by Data
 	sessions  sync.WaitGroup
 	closed    bool
 }
@@ -115,7 +116,8 @@ func (s *Server) acceptLoop(l net.Listener) {
 	}
 }
 
-// Close stops listening, ends every session and waits for them.
+// Close stops listening, ends every session and standing endpoint, and
+// waits for them.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -123,11 +125,14 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
-	ls := s.listeners
+	ls, sts := s.listeners, s.standing
 	s.mu.Unlock()
 	s.cancel()
 	for _, l := range ls {
 		l.Close()
+	}
+	for _, st := range sts {
+		st.close()
 	}
 	s.sessions.Wait()
 	return nil

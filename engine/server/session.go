@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/netip"
 	"time"
 
+	"netscript/engine/cpu"
 	"netscript/engine/proto"
 	"netscript/engine/spec"
 )
@@ -46,7 +48,13 @@ func (s *Server) session(c net.Conn) {
 		return
 	}
 	defer t.close()
-	ready := proto.Ready{DataPort: t.port, Buffers: t.buffers, Server: s.info()}
+	ready := proto.Ready{DataPort: t.port, Buffers: t.buffers, Server: s.info(), TCPFastOpen: fastOpenSysctl()}
+	if w == spec.TCPMaerts {
+		ready.SendSize = t.sendSize
+	}
+	if w == spec.TCPStream || w == spec.UDPStream {
+		ready.RecvSize = t.recvSize
+	}
 	if err := pc.Send(proto.TypeReady, ready, hs); err != nil {
 		s.log.Printf("%s: %v", peer, err)
 		return
@@ -92,28 +100,48 @@ func checkSetup(m *proto.Setup) (spec.Workload, error) {
 	if err != nil {
 		return 0, err
 	}
-	if !w.RR() {
-		return 0, fmt.Errorf("test %s is not supported by this server", m.Test)
-	}
 	max := spec.MaxMessage
 	if w.UDP() {
-		max = 65507
+		max = spec.MaxDatagram
+	}
+	if w.RR() {
+		switch {
+		case m.Request < 1 || m.Request > max:
+			return 0, fmt.Errorf("request size %d out of range 1-%d", m.Request, max)
+		case m.Response < 1 || m.Response > max:
+			return 0, fmt.Errorf("response size %d out of range 1-%d", m.Response, max)
+		}
 	}
 	switch {
-	case m.Request < 1 || m.Request > max:
-		return 0, fmt.Errorf("request size %d out of range 1-%d", m.Request, max)
-	case m.Response < 1 || m.Response > max:
-		return 0, fmt.Errorf("response size %d out of range 1-%d", m.Response, max)
 	case m.Burst < 0 || m.Burst > spec.MaxBurst:
 		return 0, fmt.Errorf("burst %d out of range 0-%d", m.Burst, spec.MaxBurst)
 	case m.DataPort < 0 || m.DataPort > 65535:
 		return 0, fmt.Errorf("data port %d out of range", m.DataPort)
-	case m.SendBuffer < 0 || m.SendBuffer > 1<<30 || m.RecvBuffer < 0 || m.RecvBuffer > 1<<30:
-		return 0, fmt.Errorf("socket buffer sizes out of range 0-%d", 1<<30)
+	case m.SendBuffer < 0 || m.SendBuffer > spec.MaxBuffer || m.RecvBuffer < 0 || m.RecvBuffer > spec.MaxBuffer:
+		return 0, fmt.Errorf("socket buffer sizes out of range 0-%d", spec.MaxBuffer)
 	case m.DurationNs < 0 || m.DurationNs > int64(spec.MaxDuration):
 		return 0, fmt.Errorf("duration out of range 0-%v", spec.MaxDuration)
 	case len(m.Brand) > 1024:
 		return 0, errors.New("brand longer than 1024 bytes")
+	case m.SendSize < 0 || m.SendSize > max:
+		return 0, fmt.Errorf("send size %d out of range 0-%d", m.SendSize, max)
+	case m.RecvSize < 0 || m.RecvSize > spec.MaxMessage:
+		return 0, fmt.Errorf("receive size %d out of range 0-%d", m.RecvSize, spec.MaxMessage)
+	case math.IsNaN(m.Rate) || m.Rate < 0 || m.Rate > spec.MaxRate:
+		return 0, fmt.Errorf("rate %v out of range 0-%g", m.Rate, spec.MaxRate)
+	case m.FastOpen && w != spec.TCPCRR:
+		return 0, fmt.Errorf("fastopen applies only to TCP_CRR, not %s", w)
+	case m.Bytes > 0 && w != spec.TCPMaerts:
+		return 0, fmt.Errorf("a byte count applies to the server only in TCP_MAERTS, not %s", w)
+	}
+	if m.CPU != nil {
+		// The option's name, so the client's user knows what to change.
+		if *m.CPU < 0 {
+			return 0, fmt.Errorf("remote_cpu: must not be negative, got %d", *m.CPU)
+		}
+		if err := cpu.Check(*m.CPU); err != nil {
+			return 0, fmt.Errorf("remote_cpu: %w", err)
+		}
 	}
 	return w, nil
 }

@@ -56,6 +56,8 @@ func Hint(err error) string {
 		return "no route to the host"
 	case unix.EMFILE, unix.ENFILE:
 		return "too many open files; raise ulimit -n"
+	case unix.EOPNOTSUPP:
+		return "for TCP Fast Open the client's net.ipv4.tcp_fastopen needs bit 1"
 	}
 	return ""
 }

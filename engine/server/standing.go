@@ -1,0 +1,196 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+
+	"netscript/engine/sock"
+	"netscript/engine/spec"
+	"netscript/engine/workload"
+)
+
+// DataConfig describes a standing data endpoint: one that serves a workload
+// on a fixed port with no control connection, for clients that run with
+// control=False (netperf's -N, which talks to discard, chargen and echo
+// services).
+type DataConfig struct {
+	Workload spec.Workload
+	// Addr is where to listen. An unspecified address (the zero Addr, or
+	// 0.0.0.0 / ::) listens on every address, IPv4 and IPv6.
+	Addr netip.AddrPort
+	// Request and Response are the RR message sizes the endpoint expects
+	// and answers with (TCP_RR, TCP_CRR, UDP_RR); netperf's 1 and 1 if 0.
+	Request, Response int
+	// SendSize is TCP_MAERTS's send size; 0 gives the default.
+	SendSize int
+}
+
+// standing is one running standing endpoint.
+type standing struct {
+	cfg  DataConfig
+	fd   int
+	stop atomic.Bool
+	wg   sync.WaitGroup
+}
+
+// Data starts a standing data endpoint and returns the address it listens
+// on. It serves until the server is closed: TCP endpoints serve each
+// connection on its own thread, as netserver forks a child per test; TCP_CRR
+// and the UDP endpoints serve on one thread. A TCP_CRR endpoint accepts TCP
+// Fast Open.
+func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
+	if cfg.Request == 0 {
+		cfg.Request = 1
+	}
+	if cfg.Response == 0 {
+		cfg.Response = 1
+	}
+	max := spec.MaxMessage
+	if cfg.Workload.UDP() {
+		max = spec.MaxDatagram
+	}
+	if cfg.Request < 1 || cfg.Request > max || cfg.Response < 1 || cfg.Response > max || cfg.SendSize < 0 || cfg.SendSize > max {
+		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", cfg.Workload.Builtin(), max)
+	}
+	fd, err := openStanding(cfg)
+	if err != nil {
+		return netip.AddrPort{}, fmt.Errorf("data endpoint %s on %s: %w", cfg.Workload.Builtin(), cfg.Addr, err)
+	}
+	st := &standing{cfg: cfg, fd: fd}
+	if st.cfg.SendSize == 0 {
+		st.cfg.SendSize = spec.DefaultSendSize(cfg.Workload, sock.Granted(fd).Send)
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		sock.Close(fd)
+		return netip.AddrPort{}, errors.New("server closed")
+	}
+	s.standing = append(s.standing, st)
+	s.mu.Unlock()
+	st.wg.Add(1)
+	go st.run(s.cfg.Threads)
+	return sock.LocalAddr(fd), nil
+}
+
+// openStanding opens and binds the endpoint's socket; an unspecified
+// address gives a dual-stack IPv6 socket (or IPv4 where IPv6 is off).
+func openStanding(cfg DataConfig) (int, error) {
+	typ := unix.SOCK_STREAM
+	if cfg.Workload.UDP() {
+		typ = unix.SOCK_DGRAM
+	}
+	ip := cfg.Addr.Addr()
+	family := unix.AF_INET
+	var fd int
+	var err error
+	if !ip.IsValid() || ip.IsUnspecified() {
+		fd, err = sock.Open(unix.AF_INET6, typ, sock.Options{ReuseAddr: true}, netip.AddrPort{})
+		if err == nil {
+			unix.SetsockoptInt(fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, 0)
+			ip, family = netip.IPv6Unspecified(), unix.AF_INET6
+		} else {
+			fd, err = sock.Open(unix.AF_INET, typ, sock.Options{ReuseAddr: true}, netip.AddrPort{})
+			ip = netip.IPv4Unspecified()
+		}
+		if err != nil {
+			return -1, err
+		}
+	} else {
+		if ip.Unmap().Is6() {
+			family = unix.AF_INET6
+		}
+		if fd, err = sock.Open(family, typ, sock.Options{ReuseAddr: true}, netip.AddrPort{}); err != nil {
+			return -1, err
+		}
+	}
+	a := sock.NewAddr(netip.AddrPortFrom(ip, cfg.Addr.Port()))
+	if en := sock.Bind(fd, a); en != 0 {
+		sock.Close(fd)
+		return -1, &sock.OpError{Op: "bind", Addr: a.String(), Err: en}
+	}
+	if typ == unix.SOCK_STREAM {
+		if cfg.Workload == spec.TCPCRR {
+			if err := sock.ListenFastOpen(fd, fastOpenQueue); err != nil {
+				sock.Close(fd)
+				return -1, err
+			}
+		}
+		if err := unix.Listen(fd, 1024); err != nil {
+			sock.Close(fd)
+			return -1, &sock.OpError{Op: "listen", Addr: a.String(), Err: err}
+		}
+	}
+	return fd, nil
+}
+
+// run is the endpoint's main thread.
+func (st *standing) run(th *workload.Threads) {
+	defer st.wg.Done()
+	release := th.Acquire(1)
+	defer release()
+	runtime.LockOSThread() // never unlocked: the thread ends with the endpoint
+	c := &st.cfg
+	switch c.Workload {
+	case spec.TCPCRR:
+		srv := &workload.CRRServer{LFD: st.fd, Request: c.Request, Response: c.Response, Stop: &st.stop}
+		srv.Run()
+	case spec.UDPRR:
+		srv := &workload.UDPRRServer{FD: st.fd, Response: c.Response, Stop: &st.stop}
+		srv.Run()
+	case spec.UDPStream:
+		srv := &workload.UDPSink{FD: st.fd, RecvSize: spec.MaxDatagram, Standing: true, Stop: &st.stop}
+		srv.Run()
+	default:
+		st.acceptLoop(th)
+	}
+}
+
+// acceptLoop serves each TCP connection on a thread of its own.
+func (st *standing) acceptLoop(th *workload.Threads) {
+	for !st.stop.Load() {
+		fd, en := sock.Accept(st.fd, nil)
+		if en != 0 {
+			if en == unix.EINVAL || en == unix.EBADF {
+				return
+			}
+			continue // EAGAIN each tick; EMFILE and the like pass
+		}
+		st.wg.Add(1)
+		go st.serveConn(fd, th)
+	}
+}
+
+// serveConn runs one connection's loop until the client is done with it.
+func (st *standing) serveConn(fd int, th *workload.Threads) {
+	defer st.wg.Done()
+	release := th.Acquire(1)
+	defer release()
+	runtime.LockOSThread() // never unlocked
+	defer sock.Close(fd)
+	c := &st.cfg
+	switch c.Workload {
+	case spec.TCPRR:
+		srv := &workload.RRServer{FD: fd, Request: c.Request, Response: c.Response, Stop: &st.stop}
+		srv.Run()
+	case spec.TCPStream:
+		srv := &workload.StreamSink{FD: fd, RecvSize: spec.DefaultRecvSize(c.Workload, 0), Stop: &st.stop}
+		srv.Run()
+	case spec.TCPMaerts:
+		srv := &workload.MaertsSource{FD: fd, SendSize: c.SendSize, Stop: &st.stop}
+		srv.Run()
+	}
+}
+
+// close stops the endpoint and waits for its threads.
+func (st *standing) close() {
+	st.stop.Store(true)
+	st.wg.Wait()
+	sock.Close(st.fd)
+}
