@@ -218,6 +218,13 @@ func Keywords(builtin string) []string {
 	return builtinParams[builtin]
 }
 
+// KeywordOnly reports whether builtin takes keyword arguments only, as the
+// workloads do.
+func KeywordOnly(builtin string) bool {
+	w, err := spec.ParseWorkload(strings.ToUpper(builtin))
+	return err == nil && w.Builtin() == builtin
+}
+
 // builtinParams are the parameters of the builtins that are not workloads
 // (api.md names them).
 var builtinParams = map[string][]string{

@@ -129,12 +129,10 @@ func (e *Env) resultMade(res *result.Result, err error) {
 
 // Encode writes the run as one indented JSON document.
 func (run *Run) Encode(w io.Writer) error {
-	b, err := json.MarshalIndent(run, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // keep "<command-line>" readable
+	enc.SetIndent("", "  ")
+	return enc.Encode(run)
 }
 
 // ReadRun reads a record written by --record. Anything else (not JSON,
