@@ -2,16 +2,20 @@
 // the other end of them.
 //
 //	netscript                       interactive session (REPL)
-//	netscript FILE.star [NAME=VALUE ...]
-//	netscript -c 'CODE' [NAME=VALUE ...]
+//	netscript [--quiet] [--record RUN.json] FILE.star [NAME=VALUE ...]
+//	netscript [--quiet] [--record RUN.json] -c 'CODE' [NAME=VALUE ...]
+//	netscript replay RUN.json [NAME=VALUE ...]
+//	netscript show RUN.json
 //	netscript serve [--listen ADDR:PORT ...]
 //	netscript version
 package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
+	"strings"
 )
 
 // Set at build time by the Makefile (-ldflags -X).
@@ -45,15 +49,82 @@ func run(args []string) int {
 			return exitOK
 		}
 	}
-	return script(args)
+	o, rest, err := parseFlags(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "netscript: %v (netscript help lists the commands and flags)\n", err)
+		return exitUsage
+	}
+	if o.code == nil && len(rest) > 0 {
+		switch rest[0] {
+		case "replay":
+			return replay(o, rest[1:])
+		case "show":
+			if o.record != "" {
+				fmt.Fprintln(os.Stderr, "netscript: show runs nothing, so there is nothing to --record")
+				return exitUsage
+			}
+			return show(rest[1:])
+		}
+	}
+	return script(o, rest)
 }
 
-func usage(w *os.File) {
+// flags are the options before the script (or -c) that say how to run it.
+type flags struct {
+	quiet  bool    // no live progress
+	record string  // write a record of the run to this file
+	code   *string // -c CODE
+}
+
+// parseFlags reads flags up to the first argument that is not one (the
+// script, or a NAME=VALUE after -c CODE).
+func parseFlags(args []string) (flags, []string, error) {
+	var o flags
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--":
+			return o, args[1:], nil
+		case a == "-q" || a == "--quiet":
+			o.quiet = true
+		case a == "-c":
+			if len(args) < 2 {
+				return o, nil, fmt.Errorf("-c needs the code to run")
+			}
+			o.code = &args[1]
+			args = args[1:]
+		case a == "--record" || a == "-record":
+			if len(args) < 2 || args[1] == "" {
+				return o, nil, fmt.Errorf("--record needs a file name")
+			}
+			o.record = args[1]
+			args = args[1:]
+		case strings.HasPrefix(a, "--record="):
+			if o.record = strings.TrimPrefix(a, "--record="); o.record == "" {
+				return o, nil, fmt.Errorf("--record needs a file name")
+			}
+		case strings.HasPrefix(a, "-") && a != "-":
+			return o, nil, fmt.Errorf("unknown flag %s", a)
+		default:
+			return o, args, nil
+		}
+		args = args[1:]
+	}
+	return o, args, nil
+}
+
+func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  netscript                            interactive session
+  netscript                             interactive session
   netscript FILE.star [NAME=VALUE ...]  run a script; pairs reach it as the dict args
   netscript -c 'CODE' [NAME=VALUE ...]  run a snippet
+  netscript replay RUN.json [NAME=VALUE ...]
+                                        run a recorded script again, new results beside the old
+  netscript show RUN.json               a recorded run's results as tables
   netscript serve [--listen ADDR:PORT]  serve the other end of tests (default :12866)
-  netscript version                    version, commit and Go version
+  netscript version                     version, commit and Go version
+flags before the script or -c:
+  --record RUN.json  write the script, its args, env() and every result to RUN.json
+  --quiet, -q        no live progress on stderr
 `)
 }

@@ -7,31 +7,25 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/client"
+	"netscript/repl"
 	"netscript/starlib"
 )
 
-// script runs a file, a -c snippet, or stdin.
-func script(args []string) int {
+// script runs a file, a -c snippet, or stdin; with neither and a terminal
+// on stdin and stdout, the interactive session.
+func script(o flags, args []string) int {
 	var sc *starlib.Script
 	switch {
-	case len(args) > 0 && args[0] == "-c":
-		if len(args) < 2 {
-			fmt.Fprintln(os.Stderr, "netscript: -c needs the code to run")
-			return exitUsage
-		}
-		sc = &starlib.Script{Name: "<command-line>", Src: []byte(args[1])}
-		args = args[2:]
-	case len(args) > 0 && strings.HasPrefix(args[0], "-"):
-		fmt.Fprintf(os.Stderr, "netscript: unknown flag %s\n", args[0])
-		usage(os.Stderr)
-		return exitUsage
+	case o.code != nil:
+		sc = &starlib.Script{Name: "<command-line>", Src: []byte(*o.code)}
 	case len(args) > 0:
 		var err error
 		if sc, err = starlib.ReadScript(args[0]); err != nil {
@@ -41,7 +35,13 @@ func script(args []string) int {
 		args = args[1:]
 	default:
 		if isTerminal(os.Stdin) && isTerminal(os.Stdout) {
-			return interactive()
+			if o.record != "" {
+				fmt.Fprintln(os.Stderr, "netscript: --record needs a script; an interactive session is not recorded")
+				return exitUsage
+			}
+			env := newEnv(o)
+			defer env.Close()
+			return repl.Run(env, repl.Options{})
 		}
 		src, err := io.ReadAll(os.Stdin)
 		if err != nil {
@@ -56,9 +56,46 @@ func script(args []string) int {
 		return exitUsage
 	}
 	sc.Args = kv
+	code, _ := runScript(sc, o)
+	return code
+}
 
+// newEnv returns the environment of this process: version and commit, and
+// live progress when stderr is a terminal and --quiet was not given.
+func newEnv(o flags) *starlib.Env {
 	env := starlib.NewEnv(version)
+	env.Commit = commit
+	if !o.quiet && isTerminal(os.Stderr) {
+		env.Progress = starlib.NewTermProgress(os.Stderr, termWidth(os.Stderr))
+	}
+	return env
+}
+
+// runScript runs sc and returns the exit status and every result its tests
+// produced. With --record, the record file is opened before anything runs
+// (so a path that cannot be written costs no measurement) and written at
+// the end, whatever the end was.
+func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
+	var out *os.File
+	if o.record != "" {
+		f, err := os.OpenFile(o.record, os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, pathErr(err))
+			return exitUsage, nil
+		}
+		out = f
+		defer out.Close()
+	}
+
+	env := newEnv(o)
 	defer env.Close()
+	var rec starlib.Recorder
+	env.OnResult = rec.Add
+	var run *starlib.Run
+	if out != nil {
+		run = starlib.NewRun(sc, env.SysInfo())
+	}
+
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	th := starlib.NewThread("main", env, ctx)
@@ -66,27 +103,92 @@ func script(args []string) int {
 		cancel()
 		th.Cancel("interrupted")
 	})
-	_, err = starlib.Exec(th, sc)
-	if *interrupted {
-		fmt.Fprintln(os.Stderr, "netscript: interrupted")
-		return exitInterrupted
+	_, err := starlib.Exec(th, sc)
+	signal.Reset(os.Interrupt, syscall.SIGTERM)
+
+	code := exitOK
+	switch {
+	case interrupted.Load():
+		code = exitInterrupted
+		reportInterrupt(os.Stderr, err)
+	case err != nil:
+		code = exitScriptError
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", starlib.FormatError(err, sc.Source()))
 	}
-	if err != nil {
-		reportError(os.Stderr, err)
-		return exitScriptError
+	results := rec.Results()
+	if run != nil {
+		run.End, run.Results = time.Now(), results
+		switch code {
+		case exitInterrupted:
+			run.Status = starlib.RunInterrupted
+		case exitScriptError:
+			run.Status, run.Error = starlib.RunError, err.Error()
+		}
+		if werr := writeRun(out, run); werr != nil {
+			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, werr)
+			if code == exitOK {
+				code = exitScriptError
+			}
+		}
 	}
-	return exitOK
+	return code, results
+}
+
+// writeRun replaces the contents of f with the record.
+func writeRun(f *os.File, run *starlib.Run) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	return run.Encode(f)
+}
+
+// pathErr drops the path from an *os.PathError, which the message names
+// already.
+func pathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// reportInterrupt says where the script was when Ctrl-C came, and what the
+// test that was running had measured until then.
+func reportInterrupt(w io.Writer, err error) {
+	where := ""
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		for i := len(ee.CallStack) - 1; i >= 0; i-- {
+			if f := ee.CallStack[i]; f.Pos.Filename() != "<builtin>" {
+				where = " at " + f.Pos.String()
+				break
+			}
+		}
+		if n := len(ee.CallStack); n > 0 && ee.CallStack[n-1].Pos.Filename() == "<builtin>" {
+			where += " in " + ee.CallStack[n-1].Name
+		}
+	}
+	fmt.Fprintf(w, "netscript: interrupted%s\n", where)
+	var te *client.TestError
+	if errors.As(err, &te) && te.Partial != nil {
+		fmt.Fprintf(w, "netscript: measured before the interrupt: %s\n", starlib.Summary(te.Partial))
+	}
 }
 
 // onInterrupt calls f on the first SIGINT or SIGTERM; a second one exits at
 // once. The returned flag tells whether it happened.
-func onInterrupt(f func()) *bool {
-	var hit bool
+func onInterrupt(f func()) *atomic.Bool {
+	var hit atomic.Bool
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-ch
-		hit = true
+		if _, ok := <-ch; !ok {
+			return
+		}
+		hit.Store(true)
 		f()
 		<-ch
 		os.Exit(exitInterrupted)
@@ -94,42 +196,16 @@ func onInterrupt(f func()) *bool {
 	return &hit
 }
 
-// reportError prints a script's error: one line with the position for an
-// error at the top level, the Starlark backtrace for one deeper down.
-func reportError(w io.Writer, err error) {
-	var ee *starlark.EvalError
-	if errors.As(err, &ee) {
-		stack := ee.CallStack
-		// A builtin's own frame has no position; skip it.
-		if len(stack) > 0 && stack[len(stack)-1].Pos.Filename() == "<builtin>" {
-			stack = stack[:len(stack)-1]
-		}
-		if len(stack) <= 1 {
-			pos := ""
-			if len(stack) == 1 {
-				pos = stack[0].Pos.String() + ": "
-			}
-			fmt.Fprintf(w, "netscript: %s%s\n", pos, ee.Msg)
-			return
-		}
-		fmt.Fprintf(w, "netscript: %s\n", ee.Backtrace())
-		return
-	}
-	var se syntax.Error
-	if errors.As(err, &se) {
-		fmt.Fprintf(w, "netscript: %s: %s\n", se.Pos, se.Msg)
-		return
-	}
-	fmt.Fprintf(w, "netscript: %v\n", err)
-}
-
 func isTerminal(f *os.File) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
 }
 
-// interactive is the REPL; until it exists, say so.
-func interactive() int {
-	fmt.Fprintln(os.Stderr, "netscript: the interactive session is not built yet; run a script or -c 'CODE'")
-	return exitUsage
+// termWidth is the terminal's width in columns, 0 if unknown.
+func termWidth(f *os.File) int {
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
 }

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestScriptErrors: a syntax error shows file:line:col, the offending line
+// and a caret; a runtime error deep in the script shows the backtrace; a
+// failed builtin names the builtin, the option and the cause.
+func TestScriptErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	syntaxErr := write("syntax.star", "x = 1\nr = tcp_rr(duration = 1\n")
+	deep := write("deep.star", "def f():\n    return tcp_rr(transactions=5, nodelay=1)\n\ndef g():\n    return f()\n\ng()\n")
+	undefined := write("undef.star", "x = 1\nprint(y)\n")
+	cases := []struct {
+		name  string
+		args  []string
+		lines []string // each must appear, in this order, one per line
+	}{
+		{"syntax error", []string{syntaxErr}, []string{
+			"netscript: " + syntaxErr + ":3:1: got end of file, want ')'",
+			"    r = tcp_rr(duration = 1",
+			"                           ^"}},
+		{"syntax error in -c", []string{"-c", "print(1))"}, []string{
+			"netscript: <command-line>:1:9: unexpected ')'",
+			"    print(1))",
+			"            ^"}},
+		{"undefined name", []string{undefined}, []string{
+			"netscript: " + undefined + ":2:7: undefined: y",
+			"    print(y)",
+			"          ^"}},
+		{"runtime error in a function", []string{deep}, []string{
+			"netscript: Traceback (most recent call last):",
+			deep + ":7:2: in <toplevel>",
+			deep + ":5:13: in g",
+			deep + ":2:18: in f",
+			"Error in tcp_rr: tcp_rr: nodelay: want True or False, got int"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := netscript(t, 20*time.Second, c.args...)
+			if r.code != exitScriptError {
+				t.Errorf("exit %d, want %d", r.code, exitScriptError)
+			}
+			got := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+			if len(got) != len(c.lines) {
+				t.Fatalf("stderr has %d lines, want %d:\n%s", len(got), len(c.lines), r.stderr)
+			}
+			for i, want := range c.lines {
+				if strings.TrimSpace(got[i]) != strings.TrimSpace(want) || !strings.HasSuffix(got[i], strings.TrimLeft(want, " ")) {
+					t.Errorf("line %d:\n got  %q\n want %q", i+1, got[i], want)
+				}
+			}
+		})
+	}
+}
+
+// TestLoad: load() resolves relative to the loading file wherever netscript
+// runs from, and a cycle is reported with the file that closes it.
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "lib"), 0o755)
+	os.WriteFile(filepath.Join(dir, "main.star"), []byte("load(\"lib/sizes.star\", \"sizes\")\nprint(sizes)\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib", "sizes.star"), []byte("load(\"base.star\", \"one\")\nsizes = [one, 64]\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib", "base.star"), []byte("one = 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.star"), []byte("load(\"b.star\", \"x\")\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.star"), []byte("load(\"a.star\", \"y\")\nx = 1\n"), 0o644)
+
+	r := netscript(t, 20*time.Second, filepath.Join(dir, "main.star"))
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "[1, 64]" {
+		t.Errorf("nested load: %+v", r)
+	}
+	r = netscript(t, 20*time.Second, filepath.Join(dir, "a.star"))
+	a, b := filepath.Join(dir, "a.star"), filepath.Join(dir, "b.star")
+	if r.code != exitScriptError || !strings.Contains(r.stderr, "load cycle: "+a+" loads "+b+" loads "+a) {
+		t.Errorf("cycle: %+v", r)
+	}
+}
+
+// TestInterrupt: SIGINT during a 30 s test stops it at once, the script
+// ends with 130 and says what was measured before the interrupt; the
+// record written with --record keeps that partial result.
+func TestInterrupt(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "run.json")
+	cmd := exec.Command(bin, "--record", rec, "-c", "print('started')\nr = tcp_rr(duration=30)\nprint('not reached')")
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	time.Sleep(1500 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	took := time.Since(start)
+	t.Logf("SIGINT to exit: %v", took)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit: %v, want %d; stderr:\n%s", err, exitInterrupted, errb.String())
+	}
+	if took > time.Second {
+		t.Errorf("took %v to stop after SIGINT", took)
+	}
+	for _, want := range []string{"netscript: interrupted at <command-line>:2:11 in tcp_rr", "netscript: measured before the interrupt: <result TCP_RR"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+	if strings.Contains(out.String(), "not reached") {
+		t.Error("the script went on after the interrupt")
+	}
+	var run struct {
+		Status  string
+		Results []struct {
+			Partial bool
+			Result  struct{ Transactions uint64 }
+		}
+	}
+	b, _ := os.ReadFile(rec)
+	if err := json.Unmarshal(b, &run); err != nil {
+		t.Fatalf("record: %v\n%s", err, b)
+	}
+	if run.Status != "interrupted" || len(run.Results) != 1 || !run.Results[0].Partial || run.Results[0].Result.Transactions == 0 {
+		t.Errorf("record of the interrupted run: %+v", run)
+	}
+}
+
+// TestRecordReplayShow: --record writes one JSON document with the script,
+// its hash, args, env() and every result; show lays it out without running
+// anything; replay runs it again and sets new figures beside old.
+func TestRecordReplayShow(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "two.star")
+	os.WriteFile(script, []byte("d = float(args['duration'])\nfor b in [0, 2]:\n    print(tcp_rr(duration=d, burst=b, brand='b%d' % b))\n"), 0o644)
+	rec := filepath.Join(dir, "run.json")
+	r := netscript(t, 30*time.Second, "--record", rec, script, "duration=0.2")
+	if r.code != 0 {
+		t.Fatalf("recorded run: %+v", r)
+	}
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run struct {
+		Format string
+		Script struct{ Name, Text, SHA256 string }
+		Args   map[string]string
+		Env    struct {
+			Kernel, Netscript, Go string
+			Sysctls               map[string]string
+		}
+		Start, End time.Time
+		Status     string
+		Results    []struct {
+			Result struct {
+				Test, Brand string
+				Throughput  float64
+			}
+			ServerEnv *json.RawMessage `json:"server_env"`
+		}
+	}
+	if err := json.Unmarshal(b, &run); err != nil {
+		t.Fatalf("%v:\n%s", err, b)
+	}
+	src, _ := os.ReadFile(script)
+	if run.Format != "netscript-run/1" || run.Script.Name != script || run.Script.Text != string(src) || len(run.Script.SHA256) != 64 ||
+		run.Args["duration"] != "0.2" || run.Env.Kernel == "" || run.Env.Go == "" || run.Env.Sysctls["net.ipv4.tcp_rmem"] == "" ||
+		!run.End.After(run.Start) || run.Status != "ok" || len(run.Results) != 2 || run.Results[1].Result.Brand != "b2" {
+		t.Errorf("record:\n%s", b)
+	}
+	if !strings.Contains(string(b), `"server_env": null`) {
+		t.Errorf("no place for the server's env:\n%s", b)
+	}
+
+	r = netscript(t, 10*time.Second, "show", rec)
+	if r.code != 0 || !strings.Contains(r.stdout, script) || !strings.Contains(r.stdout, "2 results") ||
+		!strings.Contains(r.stdout, "Trans.") || !strings.Contains(r.stdout, "b2") {
+		t.Errorf("show: %+v", r)
+	}
+
+	r = netscript(t, 30*time.Second, "replay", rec, "duration=0.1")
+	if r.code != 0 || !strings.Contains(r.stdout, "replay of "+rec) || !strings.Contains(r.stdout, "Recorded") ||
+		!strings.Contains(r.stdout, "args changed for this replay") || strings.Count(r.stdout, "<result TCP_RR") != 2 {
+		t.Errorf("replay: %+v", r)
+	}
+}
+
+// TestRecordBadInput: every mistake with records is one clear line and a
+// non-zero exit, and an unwritable --record stops before anything runs (the
+// 5 s test would show in the time taken).
+func TestRecordBadInput(t *testing.T) {
+	dir := t.TempDir()
+	corrupt := filepath.Join(dir, "corrupt.json")
+	os.WriteFile(corrupt, []byte(`{"format": "netscript-run/1", "script": {"text": "print(1)", "sha256": "00"}}`), 0o644)
+	notJSON := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notJSON, []byte("TCP_RR 17142.33\n"), 0o644)
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"record into a missing directory", []string{"--record", filepath.Join(dir, "no", "run.json"), "-c", "tcp_rr(duration=5)"},
+			[]string{"--record " + filepath.Join(dir, "no", "run.json") + ": no such file or directory"}},
+		{"record onto a directory", []string{"--record", dir, "-c", "tcp_rr(duration=5)"},
+			[]string{"--record " + dir + ": is a directory"}},
+		{"record without a file", []string{"-c", "print(1)", "--record"}, []string{"--record needs a file name"}},
+		{"replay of a corrupt record", []string{"replay", corrupt}, []string{"record " + corrupt + ": corrupt record: the script text does not match its sha256"}},
+		{"show of something else", []string{"show", notJSON}, []string{"record " + notJSON + ": not a netscript record: invalid character 'T'"}},
+		{"show of a missing record", []string{"show", filepath.Join(dir, "nope.json")}, []string{"nope.json: no such file"}},
+		{"replay without a record", []string{"replay"}, []string{"replay needs a record file"}},
+		{"replay with a bad pair", []string{"replay", corrupt, "duration"}, []string{"corrupt record"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			r := netscript(t, 20*time.Second, c.args...)
+			oneLine(t, r, exitUsage, c.want...)
+			if time.Since(start) > 3*time.Second {
+				t.Errorf("took %v: did a test run before the check?", time.Since(start))
+			}
+		})
+	}
+}
+
+// TestQuietAndNoTerminal: with stderr not a terminal nothing of the live
+// progress shows, with or without --quiet.
+func TestQuietAndNoTerminal(t *testing.T) {
+	for _, args := range [][]string{
+		{"-c", "tcp_rr(duration=0.5)"},
+		{"--quiet", "-c", "tcp_rr(duration=0.5)"},
+	} {
+		r := netscript(t, 20*time.Second, args...)
+		if r.code != 0 || r.stderr != "" {
+			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestOutputBuiltins: table, csv, kv and json of to_dict from a script.
+func TestOutputBuiltins(t *testing.T) {
+	r := netscript(t, 30*time.Second, "-c", `
+rs = [tcp_rr(transactions=50, request=s, brand="s%d" % s) for s in [1, 64]]
+print(table(rs))
+print(csv(rs, ["brand", "config.request", "transactions"]))
+print(kv(rs[1], "brand,transactions"))
+d = json.decode(json.encode(rs[0].to_dict()))
+print(d["transactions"], d["latency"]["count"], d["config"]["request"])
+print(env().kernel != "", env().sysctls["net.ipv4.tcp_rmem"] != "")
+`)
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	for _, want := range []string{
+		"Brand  Test    Request", "s64    TCP_RR       64",
+		"brand,config.request,transactions\ns1,1,50\ns64,64,50",
+		"BRAND=\"s64\"\nTRANSACTIONS=50",
+		"50 50 1",
+		"True True",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestScripts runs every script in scripts/ as a user would, with short
+// durations, against the embedded server: each must succeed and print.
+func TestScripts(t *testing.T) {
+	files, err := filepath.Glob("../../scripts/*.star")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, f, "duration=0.1")
+			var out, errb strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, out.String(), errb.String())
+			}
+			if strings.TrimSpace(out.String()) == "" {
+				t.Errorf("printed nothing; stderr:\n%s", errb.String())
+			}
+			src, _ := os.ReadFile(f)
+			if !strings.HasPrefix(string(src), "# "+filepath.Base(f)+": ") {
+				t.Errorf("does not start with a comment saying what question it answers")
+			}
+		})
+	}
+}
