@@ -345,19 +345,33 @@ func outGrid(rows []starlark.Value, fields []string, none string) ([][]outCell, 
 	return out, nil
 }
 
-// outLookup is Field, except that a key missing from a dict (errors.timeout
-// of a result that had none) is None rather than an error.
+// outLookup is Field, except that what was not measured is None rather
+// than an error: a key missing from a dict (errors.timeout of a result that
+// had none), or a field under one that is None (fastopen.accepted of a
+// test run without fastopen).
 func outLookup(row starlark.Value, path string) (starlark.Value, error) {
 	v, err := Field(row, path)
 	if err == nil {
 		return v, nil
 	}
-	if i := strings.LastIndex(path, "."); i > 0 {
-		if parent, perr := Field(row, path[:i]); perr == nil {
-			if _, ok := parent.(*starlark.Dict); ok {
+	for i := strings.Index(path, "."); i > 0; {
+		parent, perr := Field(row, path[:i])
+		if perr != nil {
+			break
+		}
+		switch parent.(type) {
+		case starlark.NoneType:
+			return starlark.None, nil
+		case *starlark.Dict:
+			if !strings.Contains(path[i+1:], ".") {
 				return starlark.None, nil
 			}
 		}
+		j := strings.Index(path[i+1:], ".")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
 	return nil, err
 }

@@ -192,6 +192,8 @@ var tableHeaders = map[string][3]string{
 	"remote.transactions":       {"Remote", "Trans.", "#"},
 	"remote.accepts":            {"Remote", "Accepts", "#"},
 	"remote.elapsed":            {"Remote", "Time", "secs."},
+	"fastopen.attempted":        {"TFO", "Tried", "#"},
+	"fastopen.accepted":         {"TFO", "Accepted", "#"},
 
 	// ReplayTable's columns.
 	"n":                    {"#"},

@@ -88,6 +88,9 @@ func TestOutputGolden(t *testing.T) {
 		{"table_mixed.txt", `table(mixed)`},
 		// Chosen fields, dotted, a dict field and one missing from a dict.
 		{"table_fields.txt", `table(mixed, ["test", "remote.transactions", "errors", "errors.timeout", "latency.p999"])`},
+		// What was not measured is "-": a field under None (no fastopen=),
+		// a key a dict lacks.
+		{"table_unmeasured.txt", `table(mixed, ["test", "fastopen.accepted", "errors.timeout"])`},
 		// Fields as one comma-separated string, netperf selector style.
 		{"table_string_fields.txt", `table(rr, "throughput, latency.mean")`},
 		// Too wide for a mail: a second block that repeats the first column.
