@@ -3,11 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
+	"netscript/engine/proto"
 	"netscript/engine/server"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
@@ -24,6 +27,9 @@ func serve(args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var listen listFlag
 	fs.Var(&listen, "listen", fmt.Sprintf("control address to listen on, ADDR:PORT (repeatable; default :%d)", spec.DefaultControlPort))
+	var data listFlag
+	fs.Var(&data, "data", "a standing data endpoint for tests run with control=False (netperf -N): "+
+		"WORKLOAD:[ADDR:]PORT[,request=N,response=N,send_size=N], e.g. tcp_crr:12345 (repeatable)")
 	quiet := fs.Bool("quiet", false, "log only errors")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -44,11 +50,73 @@ func serve(args []string) int {
 			return exitUsage
 		}
 		if !*quiet {
-			fmt.Fprintf(os.Stderr, "netscript serve: listening on %s (protocol %d); no token is set, so anyone who can reach it may use it\n", addr, 1)
+			fmt.Fprintf(os.Stderr, "netscript serve: listening on %s (protocol %d); no token is set, so anyone who can reach it may use it\n", addr, proto.Version)
+		}
+	}
+	for _, d := range data {
+		cfg, err := parseData(d)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", d, err)
+			return exitUsage
+		}
+		addr, err := srv.Data(cfg)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", d, err)
+			return exitUsage
+		}
+		if !*quiet {
+			fmt.Fprintf(os.Stderr, "netscript serve: standing %s endpoint on %s (no control connection: use control=False, data_port=%d)\n",
+				cfg.Workload.Builtin(), addr, addr.Port())
 		}
 	}
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	<-ch
 	return exitOK
+}
+
+// parseData reads a --data value: WORKLOAD:[ADDR:]PORT with optional
+// ,request=N,response=N,send_size=N. The workload is a builtin's name
+// (tcp_crr) or netperf's (TCP_CRR).
+func parseData(v string) (server.DataConfig, error) {
+	var cfg server.DataConfig
+	head, opts, _ := strings.Cut(v, ",")
+	name, where, ok := strings.Cut(head, ":")
+	if !ok || where == "" {
+		return cfg, fmt.Errorf("want WORKLOAD:PORT or WORKLOAD:ADDR:PORT, e.g. tcp_rr:12345")
+	}
+	w, err := spec.ParseWorkload(strings.ToUpper(name))
+	if err != nil {
+		return cfg, fmt.Errorf("unknown workload %q (tcp_rr, tcp_crr, udp_rr, tcp_stream, tcp_maerts, udp_stream)", name)
+	}
+	cfg.Workload = w
+	if port, err := strconv.Atoi(where); err == nil {
+		if port < 1 || port > 65535 {
+			return cfg, fmt.Errorf("port %d out of range 1-65535", port)
+		}
+		cfg.Addr = netip.AddrPortFrom(netip.Addr{}, uint16(port))
+	} else if cfg.Addr, err = netip.ParseAddrPort(where); err != nil || cfg.Addr.Port() == 0 {
+		return cfg, fmt.Errorf("%q is not PORT or ADDR:PORT (an IP address and a port 1-65535)", where)
+	}
+	if opts == "" {
+		return cfg, nil
+	}
+	for _, kv := range strings.Split(opts, ",") {
+		k, val, _ := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return cfg, fmt.Errorf("%s: want a size in bytes, got %q", k, val)
+		}
+		switch k {
+		case "request":
+			cfg.Request = n
+		case "response":
+			cfg.Response = n
+		case "send_size":
+			cfg.SendSize = n
+		default:
+			return cfg, fmt.Errorf("unknown setting %q (request, response, send_size)", k)
+		}
+	}
+	return cfg, nil
 }

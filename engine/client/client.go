@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"netscript/engine/proto"
@@ -256,12 +257,16 @@ func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message) error
 	if r.opt.Progress != nil || r.opt.Interim != nil {
 		l.Live = &workload.Live{}
 	}
+	// The watchers end with the loop; measure waits for them, so no
+	// callback comes after Run has returned.
+	var watchers sync.WaitGroup
+	defer watchers.Wait()
 	if r.opt.Progress != nil {
 		base := Progress{Test: r.spec.Workload.String(), Brand: r.spec.Brand, Total: r.spec.Duration, Units: r.units()}
-		go watch(l.Live, base, r.spec.Workload.Stream(), w.done, r.opt.Progress)
+		watchers.Go(func() { watch(l.Live, base, r.spec.Workload.Stream(), w.done, r.opt.Progress) })
 	}
 	if r.opt.Interim != nil && l.Interim != nil {
-		go watchInterim(l.Interim, r.interimBase(), w.done, r.opt.Interim)
+		watchers.Go(func() { watchInterim(l.Interim, r.interimBase(), w.done, r.opt.Interim) })
 	}
 	r.cpu.begin(r.spec.CPUUtil)
 	w.start()
