@@ -52,10 +52,16 @@ func openPTY() (master *os.File, tty string, err error) {
 	return master, fmt.Sprintf("/dev/pts/%d", n), nil
 }
 
-// startREPL runs the binary with no arguments on a new terminal, in its
-// own session with the terminal as its controlling one, so Ctrl-C there
-// sends SIGINT as it does for a person.
+// startREPL runs the binary with no arguments on a new terminal.
 func startREPL(t *testing.T, env ...string) *pty {
+	t.Helper()
+	return startOnPTY(t, nil, env...)
+}
+
+// startOnPTY runs the binary with args on a new terminal, in its own
+// session with the terminal as its controlling one, so Ctrl-C there sends
+// SIGINT as it does for a person.
+func startOnPTY(t *testing.T, args []string, env ...string) *pty {
 	t.Helper()
 	master, tty, err := openPTY()
 	if err != nil {
@@ -67,7 +73,7 @@ func startREPL(t *testing.T, env ...string) *pty {
 		t.Skipf("open %s: %v", tty, err)
 	}
 	defer slave.Close()
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), append([]string{"TERM=xterm"}, env...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
@@ -183,7 +189,8 @@ func TestREPL(t *testing.T) {
 	// Ctrl-C during a 30 s test stops it at once, says what it measured,
 	// and every variable is still there.
 	p.send("r = tcp_rr(duration=30)\r")
-	time.Sleep(700 * time.Millisecond)
+	p.expect(" of 30.0 s", 5*time.Second) // the live progress line
+	time.Sleep(300 * time.Millisecond)
 	start := time.Now()
 	p.send("\x03")
 	p.expect("interrupted; measured before that: <result TCP_RR", 5*time.Second)
@@ -285,4 +292,24 @@ func TestStdinNotTerminal(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(out)) != "42" {
 		t.Errorf("got %q, %v", out, err)
 	}
+}
+
+// TestProgressOnTerminal: with stderr a terminal a script shows the live
+// status line, rewritten in place and erased at the end; --quiet turns it
+// off.
+func TestProgressOnTerminal(t *testing.T) {
+	code := "r = tcp_rr(duration=0.7)\nprint('rate', r.throughput > 0)"
+	p := startOnPTY(t, []string{"-c", code})
+	shown := p.expect("rate True", 10*time.Second)
+	if !strings.Contains(shown, "\rTCP_RR  0.2 s of 0.7 s  ") || !strings.Contains(shown, "Trans/s\x1b[K") || !strings.Contains(shown, "\r\x1b[K") {
+		t.Errorf("no live progress:\n%q", shown)
+	}
+	p.cmd.Wait()
+
+	q := startOnPTY(t, []string{"--quiet", "-c", code})
+	shown = q.expect("rate True", 10*time.Second)
+	if strings.Contains(shown, " of 0.7 s") {
+		t.Errorf("progress despite --quiet:\n%q", shown)
+	}
+	q.cmd.Wait()
 }
