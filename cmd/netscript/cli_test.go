@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -303,5 +305,53 @@ func TestScripts(t *testing.T) {
 				t.Errorf("does not start with a comment saying what question it answers")
 			}
 		})
+	}
+}
+
+// TestInterruptAgainstServer: Ctrl-C during a test against a separate
+// `netscript serve` ends the session cleanly: the server logs no session
+// error and serves the next test.
+func TestInterruptAgainstServer(t *testing.T) {
+	port := freePort(t)
+	srv := exec.Command(bin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", port))
+	pipe, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Process.Kill(); srv.Wait() }()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	select { // listening
+	case <-lines:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not start")
+	}
+	cmd := exec.Command(bin, "-c", fmt.Sprintf("tcp_rr(host='127.0.0.1', port=%d, duration=30)", port))
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); err == nil || !strings.Contains(errb.String(), "measured before the interrupt") {
+		t.Fatalf("interrupted client: %v\n%s", err, errb.String())
+	}
+	r := netscript(t, 20*time.Second, "-c", fmt.Sprintf("print(tcp_rr(host='127.0.0.1', port=%d, duration=0.2).transactions > 0)", port))
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "True" {
+		t.Errorf("next test: %+v", r)
+	}
+	srv.Process.Kill()
+	for line := range lines {
+		t.Errorf("server logged: %s", line)
 	}
 }
