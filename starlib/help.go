@@ -79,6 +79,24 @@ their defaults, a module's members, a result's fields, or a function's
 docstring. help() lists every builtin.`,
 }
 
+// libDoc documents the members of the json module most scripts use.
+var libDoc = map[string]string{
+	"json.encode": `json.encode(x) -> str
+
+Encodes x (dicts with string keys, lists, tuples, strings, numbers, bools,
+None) as JSON. A result is not plain data: encode r.to_dict().
+  print(json.encode(tcp_rr(duration=2).to_dict()))`,
+	"json.decode": `json.decode(s) -> value
+
+Decodes JSON text into dicts, lists, strings, numbers, bools and None.`,
+	"json.indent": `json.indent(s, prefix="", indent="\t") -> str
+
+Re-indents JSON text for people.`,
+	"json.encode_indent": `json.encode_indent(x, prefix="", indent="\t") -> str
+
+json.encode, indented for people.`,
+}
+
 // resultDoc describes the fields of a result.
 const resultDoc = `A result is what one test measured: read-only; dir(r) lists the fields,
 r.to_dict() gives plain data for json.encode, table()/csv()/kv() lay results
@@ -170,6 +188,9 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := outputDoc[name]; ok {
 		return d, true
 	}
+	if d, ok := libDoc[name]; ok {
+		return d, true
+	}
 	if d, ok := StatisticsDoc[name]; ok {
 		return d, true
 	}
@@ -231,7 +252,6 @@ var builtinParams = map[string][]string{
 	"table":      {"results", "fields"},
 	"csv":        {"results", "fields"},
 	"kv":         {"result", "fields"},
-	"help":       {"x"},
 	"confidence": {"fn", "level", "width", "min", "max", "metric"},
 	"compare":    {"a", "b", "runs", "level", "metric"},
 }

@@ -430,12 +430,15 @@ func outFormat(field string, v starlark.Value, none string) (outCell, error) {
 	return outCell{text: v.String()}, nil
 }
 
-// outFloat gives latencies (microseconds) one decimal and other figures
-// two, as netperf prints rates and times; other small values keep three
-// significant digits rather than rounding to zero.
+// outFloat gives latencies (microseconds) one decimal, service demand
+// three and other figures two, as netperf prints them; other small values
+// keep three significant digits rather than rounding to zero.
 func outFloat(field string, f float64) string {
 	if strings.HasPrefix(field, "latency.") || strings.Contains(field, ".latency.") {
 		return fmt.Sprintf("%.1f", f)
+	}
+	if strings.HasSuffix(field, "_sd") {
+		return fmt.Sprintf("%.3f", f) // service demand, as netperf prints it
 	}
 	if a := math.Abs(f); a != 0 && a < 0.1 {
 		return fmt.Sprintf("%.3g", f)

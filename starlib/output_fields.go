@@ -17,8 +17,9 @@ var (
 	rrTable = []string{"test", "config.request", "config.response", "config.burst", "elapsed", "throughput", "latency.p50", "latency.p99"}
 	// crrTable: TCP_CRR has no burst.
 	crrTable = []string{"test", "config.request", "config.response", "elapsed", "throughput", "latency.p50", "latency.p99"}
-	// streamTable: bulk tests.
-	streamTable = []string{"test", "config.send_size", "config.recv_size", "elapsed", "throughput", "units"}
+	// streamTable: bulk tests, netperf's receive socket, send socket and
+	// message sizes, then UDP_STREAM's loss.
+	streamTable = []string{"test", "config.remote_recv_buffer", "config.local_send_buffer", "config.send_size", "elapsed", "throughput", "udp.loss_pct"}
 	// mixedTable: results of several kinds in one table.
 	mixedTable = []string{"test", "elapsed", "throughput", "units"}
 
@@ -28,8 +29,12 @@ var (
 		"transactions", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max"}
 	crrRecord = []string{"test", "brand", "config.request", "config.response", "elapsed", "throughput", "units",
 		"transactions", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max"}
-	streamRecord = []string{"test", "brand", "config.send_size", "config.recv_size", "elapsed", "throughput", "units",
-		"bytes_sent", "bytes_received"}
+	streamRecord = []string{"test", "brand", "config.remote_recv_buffer", "config.local_send_buffer", "config.send_size", "config.recv_size",
+		"elapsed", "throughput", "units", "bytes_sent", "bytes_received", "udp.sent", "udp.received", "udp.lost", "udp.loss_pct"}
+
+	// cpuFields join the defaults when a test measured CPU (cpu_util=True),
+	// as netperf's -c -C add them.
+	cpuFields   = []string{"local_cpu", "remote_cpu", "local_sd", "remote_sd"}
 	mixedRecord = []string{"test", "brand", "elapsed", "throughput", "units", "transactions"}
 )
 
@@ -78,6 +83,9 @@ func tableDefaults(rows []starlark.Value) []string {
 	default:
 		return scalarFields(rows)
 	}
+	if anyMeasured(rows, "local_cpu") {
+		fields = append(fields, cpuFields...)
+	}
 	if anyNonEmpty(rows, "brand") {
 		// The brand labels the row; a block that does not fit repeats it.
 		fields = append([]string{"brand"}, fields...)
@@ -103,10 +111,23 @@ func recordDefaults(rows []starlark.Value) []string {
 	default:
 		return scalarFields(rows)
 	}
+	if anyMeasured(rows, "local_cpu") {
+		fields = append(fields, append(cpuFields, "sd_units")...)
+	}
 	if anyNonEmpty(rows, "errors") {
 		fields = append(fields, "errors")
 	}
 	return fields
+}
+
+// anyMeasured reports whether some row has field and it is not None.
+func anyMeasured(rows []starlark.Value, field string) bool {
+	for _, r := range rows {
+		if v, err := Field(r, field); err == nil && v != starlark.None {
+			return true
+		}
+	}
+	return false
 }
 
 // presentFields keeps the fields the first row has.
@@ -192,6 +213,12 @@ var tableHeaders = map[string][3]string{
 	"remote.transactions":       {"Remote", "Trans.", "#"},
 	"remote.accepts":            {"Remote", "Accepts", "#"},
 	"remote.elapsed":            {"Remote", "Time", "secs."},
+	"udp.sent":                  {"Sent", "Okay", "#"},
+	"udp.received":              {"Recvd", "Okay", "#"},
+	"udp.lost":                  {"Lost", "", "#"},
+	"udp.loss_pct":              {"Lost", "", "%"},
+	"local_cpu":                 {"CPU", "local", "%"},
+	"remote_cpu":                {"CPU", "remote", "%"},
 	"fastopen.attempted":        {"TFO", "Tried", "#"},
 	"fastopen.accepted":         {"TFO", "Accepted", "#"},
 
@@ -217,17 +244,18 @@ func tableHeader(field string, rows []starlark.Value) [3]string {
 		}
 		return [3]string{"Latency", stat, "usec"}
 	}
-	if field == "throughput" {
-		units := ""
-		for i, r := range rows {
-			v, err := Field(r, "units")
-			s, _ := starlark.AsString(v)
-			if err != nil || (i > 0 && s != units) {
-				units = ""
-				break
-			}
-			units = s
+	if field == "local_sd" || field == "remote_sd" {
+		side := strings.TrimSuffix(field, "_sd")
+		switch unitsOfRows(rows, "sd_units") {
+		case "usec/Tran":
+			return [3]string{"S.dem", side, "us/Tr"}
+		case "usec/KB":
+			return [3]string{"S.dem", side, "us/KB"}
 		}
+		return [3]string{"S.dem", side}
+	}
+	if field == "throughput" {
+		units := unitsOfRows(rows, "units")
 		switch units {
 		case result.UnitsTrans:
 			return [3]string{"Trans.", "Rate", "per sec"}
@@ -237,4 +265,19 @@ func tableHeader(field string, rows []starlark.Value) [3]string {
 		return [3]string{"Through-", "put", units}
 	}
 	return [3]string{field}
+}
+
+// unitsOfRows returns the string field every row has the same value of,
+// or "" when they differ.
+func unitsOfRows(rows []starlark.Value, field string) string {
+	units := ""
+	for i, r := range rows {
+		v, err := Field(r, field)
+		s, _ := starlark.AsString(v)
+		if err != nil || (i > 0 && s != units) {
+			return ""
+		}
+		units = s
+	}
+	return units
 }

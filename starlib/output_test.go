@@ -55,7 +55,23 @@ func fixedResults() starlark.StringDict {
 	}
 	lossy := rr("UDP_RR", 64, 64, 8, 101234.5, 70.25, 180.5, "")
 	lossy.Value().(*result.Result).Errors = map[string]uint64{"timeout": 3}
+	f := func(x float64) *float64 { return &x }
+	u := func(x uint64) *uint64 { return &x }
+	i := func(x int64) *int64 { return &x }
+	withCPU := rr("TCP_RR", 1, 1, 0, 87456.11, 11.5, 40.0, "")
+	cpu := withCPU.Value().(*result.Result)
+	cpu.LocalCPU, cpu.RemoteCPU, cpu.LocalSD, cpu.RemoteSD, cpu.SDUnits = f(60.94), f(58.5), f(13.935), f(13.378), "usec/Tran"
+	stream := func(test string, send int, tput float64, udp *result.UDP) *Record {
+		return NewResult(&result.Result{Test: test, Throughput: tput, Units: result.UnitsBits, Elapsed: 2,
+			BytesSent: uint64(tput * 2e6 / 8), Errors: map[string]uint64{}, UDP: udp,
+			Config: result.Config{Duration: 2, SendSize: send, RecvSize: 131072, LocalSendBuffer: 16384, RemoteRecvBuffer: 131072}})
+	}
 	return starlark.StringDict{
+		"cpu": withCPU,
+		"streams": starlark.NewList([]starlark.Value{
+			stream("UDP_STREAM", 1400, 6735.05, &result.UDP{Sent: 1241849, Received: u(1203191), Lost: i(38658), LossPct: f(3.113)}),
+			stream("TCP_STREAM", 16384, 12945.85, nil),
+		}),
 		"rr": starlark.NewList([]starlark.Value{
 			rr("TCP_RR", 1, 1, 0, 17142.33, 55.5, 106.0, ""),
 			rr("TCP_RR", 128, 4096, 0, 12339.88, 77.0, 140.25, ""),
@@ -99,6 +115,12 @@ func TestOutputGolden(t *testing.T) {
 		{"table_one.txt", `table(one)`},
 		// A result as a plain dict (what a record holds) lays out the same.
 		{"table_dict.txt", `table([r.to_dict() for r in rr])`},
+		// Bulk tests: netperf's socket and message sizes, megabits, loss.
+		{"table_streams.txt", `table(streams)`},
+		{"csv_streams.txt", `csv(streams)`},
+		// CPU figures join the defaults when measured (netperf -c -C).
+		{"table_cpu.txt", `table(cpu)`},
+		{"kv_cpu.txt", `kv(cpu)`},
 		{"csv_rr.txt", `csv(rr)`},
 		{"csv_fields.txt", `csv(branded, ["brand", "throughput", "latency.p99"])`},
 		{"csv_mixed.txt", `csv(mixed)`},
