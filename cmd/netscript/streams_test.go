@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadOptionsOfIssue3: each bad input of the stream, Fast Open, CPU and
+// pacing options gives one line naming the option and the script position.
+func TestBadOptionsOfIssue3(t *testing.T) {
+	cases := []struct{ code, want string }{
+		{"udp_rr(fastopen=True)", "udp_rr: option fastopen does not apply to udp_rr: it applies only to tcp_crr"},
+		{"udp_stream(send_size=65508)", "udp_stream: send_size: must be between 1 and 65507 bytes (the most a UDP datagram carries), got 65508"},
+		{"tcp_rr(send_buffer=-1)", "tcp_rr: send_buffer: must not be negative, got -1"},
+		{"tcp_stream(remote_recv_buffer=-1)", "tcp_stream: remote_recv_buffer: must not be negative, got -1"},
+		{"tcp_rr(cpu=9999)", "tcp_rr: cpu: cpu 9999 does not exist: this machine has CPUs"},
+		{"tcp_rr(remote_cpu=9999, duration=1)", "tcp_rr: remote_cpu: server: cpu 9999 does not exist"},
+		{"tcp_rr(rate=0)", "tcp_rr: rate: must be positive, got 0"},
+		{"tcp_rr(duration=1, interval=5)", "tcp_rr: interval: 5s is longer than the test (duration 1s)"},
+		{"tcp_crr(control=False)", "tcp_crr: control: False needs data_port"},
+	}
+	for _, c := range cases {
+		r := netscript(t, 20*time.Second, "-c", "x = 1\n"+c.code)
+		oneLine(t, r, 1, "<command-line>:2:", c.want)
+	}
+}
+
+// TestServeData: `serve --data` starts standing endpoints that a script
+// reaches with control=False; bad --data values are usage errors.
+func TestServeData(t *testing.T) {
+	ctrl, crr, stream := freePort(t), freePort(t), freePort(t)
+	srv := exec.Command(bin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", ctrl),
+		"--data", fmt.Sprintf("tcp_crr:127.0.0.1:%d,request=16,response=32", crr), "--data", fmt.Sprintf("tcp_stream:%d", stream))
+	var serr bytes.Buffer
+	srv.Stderr = &serr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Process.Kill(); srv.Wait() }()
+	for i := 0; i < 100; i++ {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", stream)); err == nil {
+			c.Close()
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	code := fmt.Sprintf(`r = tcp_crr(control=False, host="127.0.0.1", data_port=%d, request=16, response=32, duration=0.3)
+print(r.transactions > 0, r.remote, r.config.control, r.bytes_received >= 32 * r.transactions)
+r = tcp_stream(control=False, data_port=%d, duration=0.3)
+print(r.throughput > 0, r.remote_address, r.udp, r.notes[0][:21])`, crr, stream)
+	r := netscript(t, 30*time.Second, "-c", code)
+	want := "True None False True\nTrue 127.0.0.1 None no control connection\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("got %+v, want stdout %q\nserver:\n%s", r, want, serr.String())
+	}
+
+	for _, c := range []struct{ arg, want string }{
+		{"tcp_rr", "--data tcp_rr: want WORKLOAD:PORT or WORKLOAD:ADDR:PORT"},
+		{"sctp_rr:1234", `unknown workload "sctp_rr"`},
+		{"tcp_rr:70000", "port 70000 out of range 1-65535"},
+		{"tcp_rr:1234,request=x", `request: want a size in bytes, got "x"`},
+		{"tcp_rr:1234,burst=3", `unknown setting "burst"`},
+		{"udp_rr:1234,response=70000", "message sizes must be between 1 and 65507 bytes"},
+	} {
+		r := netscript(t, 10*time.Second, "serve", "--listen", "127.0.0.1:0", "--data", c.arg)
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("--data %s: exit %d, stderr %q; want %q", c.arg, r.code, r.stderr, c.want)
+		}
+	}
+}
+
+// TestInterimOnTerminal: with stderr a terminal, interim results are shown
+// live, one line each, as netperf's demo mode prints them.
+func TestInterimOnTerminal(t *testing.T) {
+	p := startOnPTY(t, []string{"-c", "r = tcp_stream(duration=1, interval=0.25)\nprint('samples', len(r.interim))"})
+	shown := p.expect("samples ", 15*time.Second)
+	if n := strings.Count(shown, "Interim result: "); n < 3 || n > 5 {
+		t.Errorf("%d interim lines for 4 intervals:\n%q", n, shown)
+	}
+	if !strings.Contains(shown, " 10^6bits/s over 0.2") || !strings.Contains(shown, "(TCP_STREAM)") {
+		t.Errorf("interim lines:\n%q", shown)
+	}
+	p.cmd.Wait()
+}
