@@ -1,7 +1,8 @@
 // Command nsbench measures netscript against the C reference pingpong
 // (../shared/ref/pingpong.c) on loopback, side by side in one run: for each
 // workload and CPU placement it alternates the two tools for several rounds
-// and prints the median ratio netscript/reference. `make bench` runs it.
+// and prints the median ratio netscript/reference (transactions per second
+// for RR workloads, 10^6 bits/s for streams). `make bench` runs it.
 //
 // Both servers are pinned to CPU 0; the clients to CPU 0 ("same") or CPU 1
 // ("diff"), with taskset, the same way for both tools.
@@ -32,6 +33,10 @@ var workloads = []workload{
 	{name: "tcp_rr", pingpong: "rr"},
 	{name: "tcp_crr", pingpong: "crr"},
 	{name: "udp_rr", pingpong: "udprr"},
+	// The reference has one stream mode (client to its PORT+1 sink); both
+	// stream directions are compared with it, at the same message size.
+	{name: "tcp_stream", pingpong: "stream", extra: ", send_size=16384", ppArgs: []string{"16384"}},
+	{name: "tcp_maerts", pingpong: "stream", extra: ", send_size=16384", ppArgs: []string{"16384"}},
 }
 
 func main() {
