@@ -93,3 +93,43 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress showed %d, result %d", last.Transactions, res.Transactions)
 	}
 }
+
+// TestCancelStreams: cancelling a long stream test stops it promptly, ends
+// the session cleanly and keeps both ends' counts consistent.
+func TestCancelStreams(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	for _, w := range []spec.Workload{spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
+		s := spec.Default(w)
+		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
+		s.Duration = 30 * time.Second
+		if w == spec.UDPStream {
+			s.SendSize, s.Rate = 1000, 10000
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(300*time.Millisecond, cancel)
+		start := time.Now()
+		res, err := Run(ctx, s, Options{Threads: th})
+		took := time.Since(start)
+		if !errors.Is(err, context.Canceled) || res == nil || res.Remote == nil {
+			t.Fatalf("%v: got %v, result %+v", w, err, res)
+		}
+		if took > 300*time.Millisecond+300*time.Millisecond {
+			t.Errorf("%v: stopped %v after the cancel", w, took-300*time.Millisecond)
+		}
+		switch w {
+		case spec.TCPStream:
+			if res.BytesSent == 0 || res.Remote.BytesReceived != res.BytesSent {
+				t.Errorf("TCP_STREAM: sent %d, server received %d", res.BytesSent, res.Remote.BytesReceived)
+			}
+		case spec.TCPMaerts:
+			if res.BytesReceived == 0 || res.BytesReceived+res.Drained != res.Remote.BytesSent {
+				t.Errorf("TCP_MAERTS: received %d + drained %d, server sent %d", res.BytesReceived, res.Drained, res.Remote.BytesSent)
+			}
+		case spec.UDPStream:
+			if res.UDP.Sent == 0 || *res.UDP.Received != res.UDP.Sent {
+				t.Errorf("UDP_STREAM: %+v", res.UDP)
+			}
+		}
+	}
+}

@@ -18,6 +18,18 @@
 //	Stop                 ──▶
 //	                     ◀──   Results (server counts)
 //
+// How the data ends before Stop depends on the workload, as in netperf:
+// TCP_RR and TCP_STREAM half-close the data connection and read until the
+// server closes its side (so the server has counted everything the client
+// sent); UDP_STREAM sends zero-length end-of-test datagrams, and after
+// Stop the server keeps counting until the socket has been quiet for a
+// tick; TCP_MAERTS sends Stop first, the server stops sending and closes,
+// and the client reads the rest apart from the measured interval.
+//
+// Ready carries the server's net.ipv4.tcp_fastopen, so a client can tell
+// a Fast Open test that could not work; Results carry the server's CPU
+// (with Setup.CPUUtil) and the CPUs its data-path thread ran on.
+//
 // Either side may send Error instead of its next message; the connection
 // then ends. Every decoder here treats its input as hostile: sizes are
 // bounded before anything is allocated and malformed input is an error.

@@ -11,5 +11,14 @@
 //
 // Counting follows netperf: throughput is what completed inside the measured
 // interval; a transaction in flight at the deadline is not counted (it is
-// reported as discarded, so both ends' counts still add up).
+// reported as discarded, so both ends' counts still add up). Stream loops
+// count bytes: TCP_STREAM's interval runs until the server has read the last
+// byte (the client half-closes and waits for the server's close, as
+// netperf does), TCP_MAERTS's ends exactly at the deadline with what came
+// later counted apart, and UDP_STREAM's ends at the deadline with loss left
+// to the two ends' datagram counts.
+//
+// A loop may be paced (Pacer: raw nanosleep on an absolute schedule) and
+// may take interim samples (Interim: a slice allocated once); neither
+// allocates per transaction.
 package workload
