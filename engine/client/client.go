@@ -213,14 +213,21 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		return res, &TestError{Err: fmt.Errorf("no Results from the server within %v", controlTimeout), Partial: res}
 	}
 	var rr proto.Results
-	if m.err == nil && m.t == proto.TypeResults {
-		m.err = proto.Decode(m.t, m.p, &rr)
-	} else if m.err == nil {
-		m.err = sessionBroke(m)
+	var rerr error
+	switch {
+	case m.err != nil || m.t != proto.TypeResults:
+		// The server went away (or broke the protocol) before its
+		// results; when it closed the data connection too, that is
+		// also why the loop ended.
+		rerr = sessionBroke(m)
+	default:
+		if err := proto.Decode(m.t, m.p, &rr); err != nil {
+			rerr = fmt.Errorf("results: %w", err)
+		}
 	}
-	if m.err != nil {
+	if rerr != nil {
 		r.figures(res, w)
-		return res, &TestError{Err: fmt.Errorf("results: %w", m.err), Partial: res}
+		return res, &TestError{Err: rerr, Partial: res}
 	}
 	r.addRemote(res, &rr)
 	r.figures(res, w)
