@@ -177,16 +177,29 @@ func (s *UDPRRServer) Prepare() {
 	s.resp = make([]byte, s.Response)
 }
 
-// Run serves until Stop is set.
+// Run serves until Stop is set and then, so that requests the client sent
+// before it stopped are answered and counted (the client counts them as
+// discarded), until the socket has been quiet for a tick (at most MaxDrain).
 func (s *UDPRRServer) Run() {
 	if s.rbuf == nil {
 		s.Prepare()
 	}
 	var lastPeer sock.Addr
-	for !s.Stop.Load() {
+	var stopAt time.Time
+	for {
+		if stopAt.IsZero() {
+			if s.Stop.Load() {
+				stopAt = time.Now()
+			}
+		} else if time.Since(stopAt) > MaxDrain {
+			return
+		}
 		n, en := sock.RecvFrom(s.FD, s.rbuf, &s.from)
 		if en != 0 {
 			if en == unix.EAGAIN || en == unix.EINTR {
+				if !stopAt.IsZero() {
+					return // a quiet tick after Stop
+				}
 				continue
 			}
 			s.Counts.Errors.Add(en)
