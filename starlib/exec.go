@@ -153,9 +153,20 @@ func (l *loader) load(th *starlark.Thread, module string) (starlark.StringDict, 
 	for _, k := range []string{localEnv, localCtx} {
 		child.SetLocal(k, th.Local(k))
 	}
+	// Ctrl-C cancels the statement's context: stop the module's own code
+	// too, not only the tests it runs.
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctxOf(th).Done():
+			child.Cancel("interrupted")
+		case <-done:
+		}
+	}()
 	l.loading = append(l.loading, path)
 	e.globals, e.err = starlark.ExecFileOptions(FileOptions(), child, path, sc.Src, l.pre)
 	l.loading = l.loading[:len(l.loading)-1]
+	close(done)
 	e.loading = false
 	return e.globals, e.err
 }

@@ -355,3 +355,35 @@ func TestInterruptAgainstServer(t *testing.T) {
 		t.Errorf("server logged: %s", line)
 	}
 }
+
+// TestInterruptInLoadedModule: Ctrl-C stops Starlark code running in a
+// module being loaded, not only tests.
+func TestInterruptInLoadedModule(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "spin.star"), []byte("x = 0\nwhile True:\n    x += 1\n"), 0o644)
+	main := filepath.Join(dir, "main.star")
+	os.WriteFile(main, []byte("load(\"spin.star\", \"x\")\n"), 0o644)
+	cmd := exec.Command(bin, main)
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	time.Sleep(500 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+			t.Errorf("exit: %v; stderr:\n%s", err, errb.String())
+		}
+		if time.Since(start) > time.Second {
+			t.Errorf("took %v", time.Since(start))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the module kept running after SIGINT")
+	}
+}
