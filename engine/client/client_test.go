@@ -104,7 +104,7 @@ func TestCancelStreams(t *testing.T) {
 		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
 		s.Duration = 30 * time.Second
 		if w == spec.UDPStream {
-			s.SendSize, s.Rate = 1000, 10000
+			s.SendSize, s.Rate, s.RemoteRecvBuffer = 1000, 10000, 4<<20
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(300*time.Millisecond, cancel)

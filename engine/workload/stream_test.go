@@ -105,6 +105,10 @@ func TestUDPStreamCounts(t *testing.T) {
 	if err := sock.RecvErr(cfd, unix.AF_INET); err != nil {
 		t.Fatal(err)
 	}
+	// Room for seconds of traffic: a starved server thread loses nothing.
+	if err := unix.SetsockoptInt(sfd, unix.SOL_SOCKET, unix.SO_RCVBUF, 4<<20); err != nil {
+		t.Fatal(err)
+	}
 	var stop atomic.Bool
 	srv := &UDPSink{FD: sfd, RecvSize: MaxDatagram, Stop: &stop}
 	done := make(chan struct{})

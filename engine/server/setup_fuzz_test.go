@@ -1,0 +1,47 @@
+package server
+
+import (
+	"testing"
+
+	"netscript/engine/proto"
+	"netscript/engine/spec"
+)
+
+// FuzzSetup feeds hostile Setup payloads to the server's checks: decoding
+// and checking never panic, and whatever is accepted is within the bounds
+// the data path relies on.
+func FuzzSetup(f *testing.F) {
+	for _, seed := range []string{
+		`{"test":"TCP_RR","request":1,"response":1}`,
+		`{"test":"TCP_STREAM","recv_size":65536,"cpu_util":true}`,
+		`{"test":"TCP_MAERTS","send_size":16384,"bytes":1048576,"rate":1000}`,
+		`{"test":"UDP_STREAM","recv_size":65507,"recv_buffer":1}`,
+		`{"test":"TCP_CRR","request":1,"response":1,"fastopen":true,"cpu":0}`,
+		`{"test":"UDP_RR","request":70000,"response":1}`,
+		`{"test":"TCP_MAERTS","rate":-1}`,
+		`{"test":"TCP_RR","request":1,"response":1,"cpu":-3}`,
+		`{"test":"UDP_STREAM","send_size":1e9}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		var m proto.Setup
+		if proto.Decode(proto.TypeSetup, payload, &m) != nil {
+			return
+		}
+		w, err := checkSetup(&m)
+		if err != nil {
+			return
+		}
+		max := spec.MaxMessage
+		if w.UDP() {
+			max = spec.MaxDatagram
+		}
+		if m.SendSize < 0 || m.SendSize > max || m.RecvSize < 0 || m.RecvSize > spec.MaxMessage ||
+			m.Rate < 0 || m.Rate > spec.MaxRate || m.SendBuffer < 0 || m.SendBuffer > spec.MaxBuffer ||
+			(w.RR() && (m.Request < 1 || m.Request > max || m.Response < 1 || m.Response > max)) ||
+			(m.CPU != nil && *m.CPU < 0) || (m.FastOpen && w != spec.TCPCRR) {
+			t.Fatalf("accepted out-of-bounds setup %+v", m)
+		}
+	})
+}
