@@ -65,6 +65,11 @@ func script(o flags, args []string) int {
 func newEnv(o flags) *starlib.Env {
 	env := starlib.NewEnv(version)
 	env.Commit = commit
+	// The embedded server is this same binary in another process, so its
+	// figures are those of a separately started `netscript serve`.
+	if exe, err := os.Executable(); err == nil {
+		env.ServerCommand = []string{exe, "serve"}
+	}
 	if !o.quiet && isTerminal(os.Stderr) {
 		env.Progress = starlib.NewTermProgress(os.Stderr, termWidth(os.Stderr))
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"net/netip"
 	"os"
 	"os/signal"
@@ -31,6 +32,7 @@ func serve(args []string) int {
 	fs.Var(&data, "data", "a standing data endpoint for tests run with control=False (netperf -N): "+
 		"WORKLOAD:[ADDR:]PORT[,request=N,response=N,send_size=N], e.g. tcp_crr:12345 (repeatable)")
 	quiet := fs.Bool("quiet", false, "log only errors")
+	embeddedFD := fs.Int("embedded-fd", -1, "(internal) serve as a script's embedded server, reporting its addresses on this descriptor")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -41,8 +43,15 @@ func serve(args []string) int {
 	if len(listen) == 0 {
 		listen = listFlag{fmt.Sprintf(":%d", spec.DefaultControlPort)}
 	}
-	srv := server.New(server.Config{Version: version, Threads: &workload.Threads{}, Log: os.Stderr})
+	var logTo io.Writer = os.Stderr
+	if *embeddedFD >= 0 {
+		logTo = io.Discard // the script reports every failure itself
+	}
+	srv := server.New(server.Config{Version: version, Threads: &workload.Threads{}, Log: logTo})
 	defer srv.Close()
+	if *embeddedFD >= 0 {
+		return serveEmbedded(srv, listen, *embeddedFD)
+	}
 	for _, a := range listen {
 		addr, err := srv.Listen(a)
 		if err != nil {
@@ -119,4 +128,41 @@ func parseData(v string) (server.DataConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// serveEmbedded runs the server as a script's embedded loopback server: it
+// listens on every address it can (IPv6 loopback may be missing), tells the
+// parent on fd which ones as "FAMILY ADDR:PORT" lines and "ready", and
+// serves until the parent ends it. The parent started it in its own process
+// group with a death signal, so it never outlives the script.
+func serveEmbedded(srv *server.Server, listen []string, fd int) int {
+	out := os.NewFile(uintptr(fd), "embedded")
+	if out == nil {
+		return exitUsage
+	}
+	listened := 0
+	for _, a := range listen {
+		addr, err := srv.Listen(a)
+		if err != nil {
+			continue
+		}
+		ap := netip.MustParseAddrPort(addr.String())
+		fam := "inet"
+		if ap.Addr().Is6() && !ap.Addr().Is4In6() {
+			fam = "inet6"
+		}
+		fmt.Fprintf(out, "%s %s\n", fam, ap)
+		listened++
+	}
+	if listened == 0 {
+		fmt.Fprintln(os.Stderr, "netscript serve: embedded server could not listen")
+		return exitUsage
+	}
+	fmt.Fprintln(out, "ready")
+	out.Close()
+	signal.Ignore(os.Interrupt)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM)
+	<-ch
+	return exitOK
 }
