@@ -200,3 +200,44 @@ func (a *Admission) Running() int {
 	defer a.mu.Unlock()
 	return a.total
 }
+
+// ConnRate is a token bucket for the connections one test accepts. The
+// accept loop calls Check once every `every` connections, so it reads the
+// clock rarely and costs nothing per connection; the bucket holds one
+// second of connections, so only a test that stays above the rate for
+// longer than that is refused.
+type ConnRate struct {
+	rate   float64 // connections per second
+	burst  float64
+	every  float64
+	tokens float64
+	last   time.Time
+	now    func() time.Time
+}
+
+// NewConnRate returns a bucket for perSecond connections, checked every
+// `every` connections.
+func NewConnRate(perSecond, every int) *ConnRate {
+	r := &ConnRate{rate: float64(perSecond), every: float64(every), now: time.Now}
+	r.burst = max(r.rate, 2*r.every)
+	return r
+}
+
+// Check accounts for `every` more connections. It returns an *Exceeded
+// naming --max-conn-rate once the connections have outrun the rate by more
+// than the bucket holds.
+func (r *ConnRate) Check() error {
+	now := r.now()
+	if r.last.IsZero() {
+		r.tokens = r.burst
+	} else {
+		r.tokens = min(r.burst, r.tokens+now.Sub(r.last).Seconds()*r.rate)
+	}
+	r.last = now
+	r.tokens -= r.every
+	if r.tokens < 0 {
+		lim := strconv.FormatFloat(r.rate, 'f', -1, 64) + "/s"
+		return &Exceeded{What: "connection rate", Got: "of more than " + lim, Limit: lim, Flag: "max-conn-rate"}
+	}
+	return nil
+}

@@ -118,3 +118,32 @@ func TestFlags(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestConnRate: a test at the rate passes, one above it is refused once
+// the bucket's second of burst is spent, and the refusal names the flag.
+func TestConnRate(t *testing.T) {
+	clock := time.Unix(0, 0)
+	r := NewConnRate(1000, 100)
+	r.now = func() time.Time { return clock }
+	// Exactly at the rate for ten seconds: 100 connections every 100 ms.
+	for i := 0; i < 100; i++ {
+		clock = clock.Add(100 * time.Millisecond)
+		if err := r.Check(); err != nil {
+			t.Fatalf("at the rate, check %d: %v", i, err)
+		}
+	}
+	// Twice the rate: the one-second burst lasts about a second.
+	var err error
+	checks := 0
+	for ; checks < 100 && err == nil; checks++ {
+		clock = clock.Add(50 * time.Millisecond)
+		err = r.Check()
+	}
+	if err == nil || checks < 15 || checks > 25 {
+		t.Fatalf("twice the rate: refused after %d checks (%v), want about 20", checks, err)
+	}
+	want := "connection rate of more than 1000/s exceeds this server's limit of 1000/s (netscript serve --max-conn-rate)"
+	if err.Error() != want {
+		t.Fatalf("got %q", err)
+	}
+}
