@@ -212,7 +212,7 @@ func TestOtherProtocolVersion(t *testing.T) {
 		time.Sleep(time.Second)
 	})
 	r := netscript(t, 20*time.Second, "-c", fmt.Sprintf("tcp_rr(host='127.0.0.1', port=%d, duration=1)", port))
-	oneLine(t, r, 1, "protocol version mismatch: peer speaks version 99, this netscript speaks version 2")
+	oneLine(t, r, 1, fmt.Sprintf("protocol version mismatch: peer speaks version 99, this netscript speaks version %d", proto.Version))
 }
 
 // TestNotNetscript: a port that speaks something else.
@@ -232,6 +232,9 @@ func TestServerClosesMidTest(t *testing.T) {
 	port := fakeServer(t, func(c net.Conn) {
 		pc := proto.NewConn(c)
 		if pc.Handshake(5*time.Second, true) != nil {
+			return
+		}
+		if _, err := pc.Authenticate(nil, true, 5*time.Second); err != nil {
 			return
 		}
 		var s proto.Setup

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"netscript/engine/auth"
 	"netscript/engine/proto"
 	"netscript/engine/result"
 	"netscript/engine/sock"
@@ -32,6 +33,9 @@ type Options struct {
 	// Interim, if set, is called with each interim sample (the interval
 	// option) as soon as the loop has taken it, from another goroutine.
 	Interim func(Interim)
+	// Token is the secret to prove to servers that ask for one, and to ask
+	// every server to prove; if nil, $NETSCRIPT_TOKEN (auth.LoadToken).
+	Token auth.Token
 }
 
 // controlTimeout bounds each control exchange outside the measured interval.
@@ -76,7 +80,7 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	if err != nil {
 		return nil, &spec.OptionError{Option: "host", Msg: err.Error()}
 	}
-	pc, err := dial(ctx, ctrlAddr, s.ConnectTimeout)
+	pc, err := dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
 	if err != nil {
 		return nil, err
 	}
@@ -85,8 +89,9 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	return r.do(ctx)
 }
 
-// dial opens and handshakes the control connection.
-func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration) (*proto.Conn, error) {
+// dial opens and handshakes the control connection, and proves tok (or
+// $NETSCRIPT_TOKEN's) to the server if it asks for a token.
+func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, error) {
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.DialContext(ctx, "tcp", addr.String())
 	if err != nil {
@@ -109,6 +114,16 @@ func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration) (*pro
 	}
 	pc := proto.NewConn(c)
 	if err := pc.Handshake(controlTimeout, false); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("control %s: %w", addr, err)
+	}
+	if tok == nil {
+		if tok, err = auth.LoadToken(""); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	if _, err := pc.Authenticate(tok, false, controlTimeout); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("control %s: %w", addr, err)
 	}

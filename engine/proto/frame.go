@@ -9,8 +9,9 @@ import (
 	"io"
 )
 
-// Version is the protocol version this build speaks.
-const Version = 2
+// Version is the protocol version this build speaks. Version 3 added the
+// Challenge that opens every conversation and the token exchange.
+const Version = 3
 
 // Magic opens every control connection in both directions.
 const Magic = "NETSCRPT"
@@ -34,11 +35,18 @@ const (
 	TypeStarted Type = 5
 	TypeStop    Type = 6
 	TypeResults Type = 7
+
+	// The authentication exchange (auth.go) takes numbers from 16 up, so
+	// the test messages can grow below it.
+	TypeChallenge Type = 16 // server → client, right after the preamble
+	TypeAuth      Type = 17 // client → server: its nonce and proof
+	TypeProof     Type = 18 // server → client: the server's proof
 )
 
 var typeNames = map[Type]string{
 	TypeError: "Error", TypeSetup: "Setup", TypeReady: "Ready", TypeStart: "Start",
 	TypeStarted: "Started", TypeStop: "Stop", TypeResults: "Results",
+	TypeChallenge: "Challenge", TypeAuth: "Auth", TypeProof: "Proof",
 }
 
 // String names the type ("Setup"), or gives its number if unknown.

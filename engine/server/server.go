@@ -3,6 +3,12 @@
 // endpoint per test on its own threads, and reports its counts back. Many
 // tests run at once, each on its own endpoint; a client that misbehaves
 // ends only its own session.
+//
+// The daemon treats every client as hostile: what a client asks for is
+// bounded by the operator's limits.Limits, a client that has not yet been
+// admitted to a test holds at most one of Limits.MaxPending slots for at
+// most Limits.HandshakeTimeout, and with a token (Config.Token) only
+// clients that prove they hold it get past the first exchange.
 package server
 
 import (
@@ -13,20 +19,34 @@ import (
 	"log"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"netscript/engine/auth"
+	"netscript/engine/limits"
+	"netscript/engine/proto"
 	"netscript/engine/workload"
 )
 
 // Config sets up a Server.
 type Config struct {
-	Version  string            // the netscript release, reported to clients
-	Threads  *workload.Threads // shared accounting of data-path threads; a private one if nil
-	Log      io.Writer         // where session errors are logged; discarded if nil
-	MaxFrame int               // largest control payload accepted; proto.DefaultMaxFrame if 0
+	Version string            // the netscript release, reported to clients
+	Threads *workload.Threads // shared accounting of data-path threads; a private one if nil
+	Log     io.Writer         // where session errors are logged; discarded if nil
 
-	// HandshakeTimeout bounds each step of the control conversation before
-	// the test starts (the preamble, Setup, Start).
+	// Limits bound what clients may ask for and how many may be served
+	// at once; limits.Default() if zero.
+	Limits limits.Limits
+	// Token, if set, is the secret every client must prove it holds before
+	// it may ask for anything (proto.Conn.Authenticate).
+	Token auth.Token
+
+	// MaxFrame, if set, overrides Limits.MaxFrame.
+	MaxFrame int
+	// HandshakeTimeout, if set, overrides Limits.HandshakeTimeout: the time
+	// a client has from connecting to asking for a test (preamble, token
+	// exchange and its first request), and for each later step before the
+	// test starts.
 	HandshakeTimeout time.Duration
 	// Grace is how long past a test's announced length the server waits for
 	// Stop before it ends the session on its own.
@@ -35,10 +55,14 @@ type Config struct {
 
 // Server serves tests on any number of listeners.
 type Server struct {
-	cfg    Config
-	log    *log.Logger
-	ctx    context.Context
-	cancel context.CancelFunc
+	cfg   Config
+	lim   limits.Limits
+	admit *limits.Admission
+	log   *log.Logger
+
+	pending atomic.Int64 // control connections not yet admitted to a test
+	ctx     context.Context
+	cancel  context.CancelFunc
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -55,14 +79,37 @@ func New(cfg Config) *Server {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	if cfg.HandshakeTimeout <= 0 {
-		cfg.HandshakeTimeout = 10 * time.Second
+	lim := cfg.Limits
+	if lim == (limits.Limits{}) {
+		lim = limits.Default()
 	}
+	if cfg.MaxFrame > 0 {
+		lim.MaxFrame = cfg.MaxFrame
+	}
+	if cfg.HandshakeTimeout > 0 {
+		lim.HandshakeTimeout = cfg.HandshakeTimeout
+	}
+	cfg.HandshakeTimeout = lim.HandshakeTimeout
 	if cfg.Grace <= 0 {
 		cfg.Grace = 30 * time.Second
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{cfg: cfg, log: log.New(cfg.Log, "netscript serve: ", log.LstdFlags), ctx: ctx, cancel: cancel}
+	return &Server{cfg: cfg, lim: lim, admit: limits.NewAdmission(lim),
+		log: log.New(cfg.Log, "netscript serve: ", log.LstdFlags), ctx: ctx, cancel: cancel}
+}
+
+// Limits returns the bounds the server applies.
+func (s *Server) Limits() limits.Limits { return s.lim }
+
+// Load is what a server holds at one moment.
+type Load struct {
+	Pending int // control connections not yet admitted to a test
+	Running int // tests admitted and not yet ended
+}
+
+// Load returns what the server holds now.
+func (s *Server) Load() Load {
+	return Load{Pending: int(s.pending.Load()), Running: s.admit.Running()}
 }
 
 // Listen opens a control listener on addr ("127.0.0.1:12866", "[::1]:0")
@@ -108,12 +155,32 @@ func (s *Server) acceptLoop(l net.Listener) {
 			}
 			continue
 		}
+		// A connection beyond --max-pending is told so and closed here,
+		// before it costs a goroutine.
+		if n := s.pending.Add(1); n > int64(s.lim.MaxPending) {
+			s.pending.Add(-1)
+			s.busy(c)
+			continue
+		}
 		s.sessions.Add(1)
 		go func() {
 			defer s.sessions.Done()
 			s.session(c)
 		}()
 	}
+}
+
+// busy refuses a control connection because too many are in their
+// handshake: the preamble and an Error, written into the new socket's empty
+// buffer without waiting, then close.
+func (s *Server) busy(c net.Conn) {
+	b := proto.AppendPreamble(nil, proto.Version)
+	b, _ = proto.AppendFrame(b, proto.TypeError, proto.Error{Message: fmt.Sprintf(
+		"server busy: %d control connections are being set up, the limit is %d (netscript serve --max-pending)",
+		s.lim.MaxPending, s.lim.MaxPending)})
+	c.SetWriteDeadline(time.Now().Add(10 * time.Millisecond))
+	c.Write(b)
+	c.Close()
 }
 
 // Close stops listening, ends every session and standing endpoint, and

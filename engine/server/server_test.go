@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -97,23 +96,44 @@ func TestBrokenClientsDoNotHurtAGoodTest(t *testing.T) {
 	}
 }
 
-// TestBadSetupIsRefusedWithAReason: the client sees why.
+// TestBadSetupIsRefusedWithAReason: the client sees why, in one line that
+// names the serve flag when an operator's bound was crossed.
 func TestBadSetupIsRefusedWithAReason(t *testing.T) {
 	ap, _ := start(t)
-	c, err := net.Dial("tcp", ap.String())
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		setup proto.Setup
+		want  string
+	}{
+		// Beyond what any server could serve.
+		{proto.Setup{Test: "TCP_RR", Request: 1, Response: 1 << 30}, "server: response size 1073741824 out of range 1-67108864"},
+		// Beyond this server's bounds (limits.Default).
+		{proto.Setup{Test: "TCP_RR", Request: 32 << 20, Response: 1},
+			"server: request size 33554432 bytes exceeds this server's limit of 16777216 bytes (netscript serve --max-message)"},
+		{proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, DurationNs: int64(2 * time.Hour)},
+			"server: duration 2h0m0s exceeds this server's limit of 1h0m0s (netscript serve --max-duration)"},
+		{proto.Setup{Test: "TCP_STREAM", RecvBuffer: 512 << 20},
+			"server: receive buffer 536870912 bytes exceeds this server's limit of 268435456 bytes (netscript serve --max-buffer)"},
+		{proto.Setup{Test: "UDP_RR", Request: 1, Response: 1, DataPort: 80},
+			"server: data port 80 exceeds this server's limit of 1024-65535 (netscript serve --data-ports)"},
 	}
-	defer c.Close()
-	pc := proto.NewConn(c)
-	if err := pc.Handshake(time.Second, false); err != nil {
-		t.Fatal(err)
+	for _, c := range cases {
+		conn, err := net.Dial("tcp", ap.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		pc := proto.NewConn(conn)
+		if err := pc.Handshake(time.Second, false); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pc.Authenticate(nil, false, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		pc.Send(proto.TypeSetup, c.setup, time.Second)
+		var r proto.Ready
+		err = pc.Expect(proto.TypeReady, &r, 2*time.Second)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%+v: got %v, want %q", c.setup, err, c.want)
+		}
 	}
-	pc.Send(proto.TypeSetup, proto.Setup{Test: "TCP_RR", Request: 1, Response: 1 << 30}, time.Second)
-	var r proto.Ready
-	err = pc.Expect(proto.TypeReady, &r, 2*time.Second)
-	if err == nil || err.Error() != "server: response size 1073741824 out of range 1-67108864" {
-		t.Fatalf("got %v", err)
-	}
-	_ = binary.BigEndian
 }

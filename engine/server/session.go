@@ -7,32 +7,84 @@ import (
 	"math"
 	"net"
 	"net/netip"
+	"strconv"
+	"sync/atomic"
 	"time"
 
 	"netscript/engine/cpu"
+	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/spec"
+	"netscript/engine/workload"
 )
 
-// session runs one control connection: one test.
+// session runs one control connection: one test. Until the client is
+// admitted to a test it holds one of Limits.MaxPending slots, and all of it
+// (preamble, token exchange, first request) must fit in
+// Limits.HandshakeTimeout, so a slow or silent peer costs a bounded amount.
 func (s *Server) session(c net.Conn) {
 	defer c.Close()
 	stopWatch := context.AfterFunc(s.ctx, func() { c.Close() })
 	defer stopWatch()
+	pending := true
+	admitted := func() {
+		if pending {
+			pending = false
+			s.pending.Add(-1)
+		}
+	}
+	defer admitted()
+
 	pc := proto.NewConn(c)
-	pc.MaxFrame = s.cfg.MaxFrame
-	hs := s.cfg.HandshakeTimeout
+	pc.MaxFrame = s.lim.MaxFrame
 	peer := c.RemoteAddr().String()
-	if err := pc.Handshake(hs, true); err != nil {
+	deadline := time.Now().Add(s.lim.HandshakeTimeout)
+	left := func() time.Duration { return max(time.Until(deadline), time.Millisecond) }
+	if err := pc.Handshake(left(), true); err != nil {
 		s.log.Printf("%s: handshake: %v", peer, err)
 		return
 	}
-	var setup proto.Setup
-	if err := pc.Expect(proto.TypeSetup, &setup, hs); err != nil {
+	if _, err := pc.Authenticate(s.cfg.Token, true, left()); err != nil {
+		s.log.Printf("%s: %v", peer, err)
+		return
+	}
+	typ, payload, err := pc.Recv(left())
+	if err != nil {
+		s.refuse(pc, peer, fmt.Errorf("waiting for the first request: %w", err))
+		return
+	}
+	if typ == proto.TypeError {
+		var e proto.Error
+		proto.Decode(typ, payload, &e)
+		s.log.Printf("%s: the client gave up: %.200q", peer, e.Message)
+		return
+	}
+	clientAddr, _ := netip.AddrFromSlice(c.RemoteAddr().(*net.TCPAddr).IP)
+	release, err := s.admit.Admit(clientAddr)
+	if err != nil {
 		s.refuse(pc, peer, err)
 		return
 	}
-	w, err := checkSetup(&setup)
+	defer release()
+	admitted()
+	switch typ {
+	case proto.TypeSetup:
+		s.runTest(pc, peer, payload)
+	default:
+		s.refuse(pc, peer, &proto.UnexpectedError{Want: proto.TypeSetup, Got: typ})
+	}
+}
+
+// runTest serves one test whose Setup payload has arrived.
+func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte) {
+	c := pc.Net()
+	hs := s.lim.HandshakeTimeout
+	var setup proto.Setup
+	if err := proto.Decode(proto.TypeSetup, payload, &setup); err != nil {
+		s.refuse(pc, peer, err)
+		return
+	}
+	w, err := checkSetup(&s.lim, &setup)
 	if err != nil {
 		s.refuse(pc, peer, err)
 		return
@@ -69,18 +121,58 @@ func (s *Server) session(c net.Conn) {
 		return
 	}
 	// The test runs. The only message that may come now is Stop; a closed
-	// connection means the client is gone and the test ends here.
+	// connection means the client is gone and the test ends here. A test
+	// the server ends itself (over a bound) wakes the wait.
+	overLimit := s.watchLimits(t, c)
 	wait := s.cfg.Grace + time.Duration(setup.DurationNs)
 	if setup.DurationNs == 0 {
-		wait = spec.MaxDuration
+		wait = s.cfg.Grace + s.lim.MaxDuration
 	}
-	if err := pc.Expect(proto.TypeStop, &proto.Stop{}, wait); err != nil {
+	err = pc.Expect(proto.TypeStop, &proto.Stop{}, wait)
+	if e := overLimit(); e != nil {
+		s.refuse(pc, peer, fmt.Errorf("%s: %w", w.Builtin(), e))
+		return
+	}
+	if err != nil {
 		s.log.Printf("%s: test %s ended without Stop: %v", peer, setup.Test, err)
 		return
 	}
 	res := t.stop()
 	if err := pc.Send(proto.TypeResults, res, hs); err != nil {
 		s.log.Printf("%s: %v", peer, err)
+	}
+}
+
+// watchLimits wakes the control connection's wait for Stop when the test's
+// thread ends because the client went over a bound (the connection rate of
+// TCP_CRR). The returned function ends the watch and returns that bound's
+// error, if any.
+func (s *Server) watchLimits(t *test, c net.Conn) func() error {
+	if t.w != spec.TCPCRR {
+		return func() error { return nil }
+	}
+	var over atomic.Pointer[limits.Exceeded]
+	quit := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-t.done:
+			var e *limits.Exceeded
+			if errors.As(t.err, &e) {
+				over.Store(e)
+				c.SetReadDeadline(time.Now())
+			}
+		case <-quit:
+		}
+	}()
+	return func() error {
+		close(quit)
+		<-watched
+		if e := over.Load(); e != nil {
+			return e
+		}
+		return nil
 	}
 }
 
@@ -94,45 +186,40 @@ func (s *Server) refuse(pc *proto.Conn, peer string, err error) {
 	pc.Send(proto.TypeError, proto.Error{Message: err.Error()}, time.Second)
 }
 
-// checkSetup validates a Setup message from an untrusted client.
-func checkSetup(m *proto.Setup) (spec.Workload, error) {
+// checkSetup validates a Setup message from an untrusted client. A value
+// no server could serve (a negative size, a datagram larger than UDP
+// carries) is out of range; one within that but beyond the operator's
+// bound is a *limits.Exceeded that names the serve flag to change.
+func checkSetup(l *limits.Limits, m *proto.Setup) (spec.Workload, error) {
 	w, err := spec.ParseWorkload(m.Test)
 	if err != nil {
 		return 0, err
 	}
-	max := spec.MaxMessage
+	hard := spec.MaxMessage
 	if w.UDP() {
-		max = spec.MaxDatagram
+		hard = spec.MaxDatagram
 	}
+	msg := int64(min(hard, l.MaxMessage))
+	var rr []error
 	if w.RR() {
-		switch {
-		case m.Request < 1 || m.Request > max:
-			return 0, fmt.Errorf("request size %d out of range 1-%d", m.Request, max)
-		case m.Response < 1 || m.Response > max:
-			return 0, fmt.Errorf("response size %d out of range 1-%d", m.Response, max)
+		rr = []error{
+			bounded("request size", "max-message", int64(m.Request), 1, int64(hard), msg),
+			bounded("response size", "max-message", int64(m.Response), 1, int64(hard), msg),
 		}
 	}
-	switch {
-	case m.Burst < 0 || m.Burst > spec.MaxBurst:
-		return 0, fmt.Errorf("burst %d out of range 0-%d", m.Burst, spec.MaxBurst)
-	case m.DataPort < 0 || m.DataPort > 65535:
-		return 0, fmt.Errorf("data port %d out of range", m.DataPort)
-	case m.SendBuffer < 0 || m.SendBuffer > spec.MaxBuffer || m.RecvBuffer < 0 || m.RecvBuffer > spec.MaxBuffer:
-		return 0, fmt.Errorf("socket buffer sizes out of range 0-%d", spec.MaxBuffer)
-	case m.DurationNs < 0 || m.DurationNs > int64(spec.MaxDuration):
-		return 0, fmt.Errorf("duration out of range 0-%v", spec.MaxDuration)
-	case len(m.Brand) > 1024:
-		return 0, errors.New("brand longer than 1024 bytes")
-	case m.SendSize < 0 || m.SendSize > max:
-		return 0, fmt.Errorf("send size %d out of range 0-%d", m.SendSize, max)
-	case m.RecvSize < 0 || m.RecvSize > spec.MaxMessage:
-		return 0, fmt.Errorf("receive size %d out of range 0-%d", m.RecvSize, spec.MaxMessage)
-	case math.IsNaN(m.Rate) || m.Rate < 0 || m.Rate > spec.MaxRate:
-		return 0, fmt.Errorf("rate %v out of range 0-%g", m.Rate, spec.MaxRate)
-	case m.FastOpen && w != spec.TCPCRR:
-		return 0, fmt.Errorf("fastopen applies only to TCP_CRR, not %s", w)
-	case m.Bytes > 0 && w != spec.TCPMaerts:
-		return 0, fmt.Errorf("a byte count applies to the server only in TCP_MAERTS, not %s", w)
+	checks := append(rr,
+		bounded("send size", "max-message", int64(m.SendSize), 0, int64(hard), msg),
+		bounded("receive size", "max-message", int64(m.RecvSize), 0, spec.MaxMessage, int64(min(spec.MaxMessage, l.MaxMessage))),
+		bounded("send buffer", "max-buffer", int64(m.SendBuffer), 0, spec.MaxBuffer, int64(l.MaxBuffer)),
+		bounded("receive buffer", "max-buffer", int64(m.RecvBuffer), 0, spec.MaxBuffer, int64(l.MaxBuffer)),
+		checkDuration(l, m.DurationNs),
+		checkPort(l, m.DataPort),
+		checkOther(w, m),
+	)
+	for _, err := range checks {
+		if err != nil {
+			return 0, err // one line for the user: the first problem
+		}
 	}
 	if m.CPU != nil {
 		// The option's name, so the client's user knows what to change.
@@ -144,4 +231,58 @@ func checkSetup(m *proto.Setup) (spec.Workload, error) {
 		}
 	}
 	return w, nil
+}
+
+// bounded checks one value a client sent: outside [lo, hard] it is
+// malformed; above limit it exceeds the operator's bound set by flagName.
+func bounded(what, flagName string, v, lo, hard, limit int64) error {
+	if v < lo || v > hard {
+		return fmt.Errorf("%s %d out of range %d-%d", what, v, lo, hard)
+	}
+	if v > limit {
+		return &limits.Exceeded{What: what, Got: strconv.FormatInt(v, 10) + " bytes",
+			Limit: strconv.FormatInt(limit, 10) + " bytes", Flag: flagName}
+	}
+	return nil
+}
+
+func checkDuration(l *limits.Limits, ns int64) error {
+	if ns < 0 || ns > int64(spec.MaxDuration) {
+		return fmt.Errorf("duration out of range 0-%v", spec.MaxDuration)
+	}
+	return l.Duration(time.Duration(ns))
+}
+
+func checkPort(l *limits.Limits, port int) error {
+	if port < 0 || port > 65535 {
+		return fmt.Errorf("data port %d out of range", port)
+	}
+	return l.Port(port)
+}
+
+// checkOther checks the values no operator setting bounds.
+func checkOther(w spec.Workload, m *proto.Setup) error {
+	switch {
+	case m.Burst < 0 || m.Burst > spec.MaxBurst:
+		return fmt.Errorf("burst %d out of range 0-%d", m.Burst, spec.MaxBurst)
+	case len(m.Brand) > 1024:
+		return errors.New("brand longer than 1024 bytes")
+	case math.IsNaN(m.Rate) || m.Rate < 0 || m.Rate > spec.MaxRate:
+		return fmt.Errorf("rate %v out of range 0-%g", m.Rate, spec.MaxRate)
+	case m.FastOpen && w != spec.TCPCRR:
+		return fmt.Errorf("fastopen applies only to TCP_CRR, not %s", w)
+	case m.Bytes > 0 && w != spec.TCPMaerts:
+		return fmt.Errorf("a byte count applies to the server only in TCP_MAERTS, not %s", w)
+	}
+	return nil
+}
+
+// connRate returns the check of --max-conn-rate for a test of w (nil but
+// for TCP_CRR), which its accept loop calls every workload.CRRCheckEvery
+// connections.
+func (s *Server) connRate(w spec.Workload) func() error {
+	if w != spec.TCPCRR {
+		return nil
+	}
+	return limits.NewConnRate(s.lim.MaxConnRate, workload.CRRCheckEvery).Check
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"testing"
 
+	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/spec"
 )
@@ -24,21 +25,24 @@ func FuzzSetup(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
+	lim := limits.Default()
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		var m proto.Setup
 		if proto.Decode(proto.TypeSetup, payload, &m) != nil {
 			return
 		}
-		w, err := checkSetup(&m)
+		w, err := checkSetup(&lim, &m)
 		if err != nil {
 			return
 		}
-		max := spec.MaxMessage
+		max := min(spec.MaxMessage, lim.MaxMessage)
 		if w.UDP() {
 			max = spec.MaxDatagram
 		}
-		if m.SendSize < 0 || m.SendSize > max || m.RecvSize < 0 || m.RecvSize > spec.MaxMessage ||
-			m.Rate < 0 || m.Rate > spec.MaxRate || m.SendBuffer < 0 || m.SendBuffer > spec.MaxBuffer ||
+		if m.SendSize < 0 || m.SendSize > max || m.RecvSize < 0 || m.RecvSize > lim.MaxMessage ||
+			m.Rate < 0 || m.Rate > spec.MaxRate || m.SendBuffer < 0 || m.SendBuffer > lim.MaxBuffer ||
+			m.RecvBuffer < 0 || m.RecvBuffer > lim.MaxBuffer || m.DurationNs < 0 || m.DurationNs > int64(lim.MaxDuration) ||
+			(m.DataPort != 0 && (m.DataPort < lim.DataPorts.Lo || m.DataPort > lim.DataPorts.Hi)) ||
 			(w.RR() && (m.Request < 1 || m.Request > max || m.Response < 1 || m.Response > max)) ||
 			(m.CPU != nil && *m.CPU < 0) || (m.FastOpen && w != spec.TCPCRR) {
 			t.Fatalf("accepted out-of-bounds setup %+v", m)

@@ -40,6 +40,7 @@ type test struct {
 	err      error
 	started  time.Time
 	release  func()
+	check    func() error // TCP_CRR: the --max-conn-rate bucket (session.go)
 
 	// Set by the serving thread before done is closed.
 	affinity   []int
@@ -78,7 +79,7 @@ func (s *Server) newTest(w spec.Workload, m *proto.Setup, local netip.Addr) (*te
 			return nil, fmt.Errorf("data endpoint: listen %s: %w", bindTo, err)
 		}
 	}
-	t := &test{w: w, setup: m, fd: fd, done: make(chan struct{})}
+	t := &test{w: w, setup: m, fd: fd, done: make(chan struct{}), check: s.connRate(w)}
 	t.port = int(sock.LocalAddr(fd).Port())
 	g := sock.Granted(fd)
 	t.buffers = proto.Buffers{Send: g.Send, Recv: g.Recv}
@@ -123,7 +124,7 @@ func (t *test) serve() {
 		defer sock.Close(fd)
 		t.serveConn(fd)
 	case spec.TCPCRR:
-		srv := &workload.CRRServer{LFD: t.fd, Request: m.Request, Response: m.Response, FastOpen: m.FastOpen, Stop: &t.stopped}
+		srv := &workload.CRRServer{LFD: t.fd, Request: m.Request, Response: m.Response, FastOpen: m.FastOpen, Stop: &t.stopped, Check: t.check}
 		srv.Run()
 		t.counts, t.err = srv.Counts, srv.Err
 	case spec.UDPRR:

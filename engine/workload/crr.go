@@ -261,6 +261,10 @@ func (c *CRR) recvResponse(fd int) unix.Errno {
 	}
 }
 
+// CRRCheckEvery is how many connections CRRServer accepts between calls of
+// its Check.
+const CRRCheckEvery = 64
+
 // CRRServer is the server loop of TCP_CRR: accept, read the request, send
 // the response, close, one connection at a time, as netserver does.
 type CRRServer struct {
@@ -269,8 +273,13 @@ type CRRServer struct {
 	Response int
 	FastOpen bool // read TCP_INFO of each accepted connection to count SYN data
 	Stop     *atomic.Bool
-	Counts   ServerCounts
-	Err      error
+	// Check, if set, is called after every CRRCheckEvery accepts; an error
+	// from it ends the loop with that error (the daemon's bound on
+	// connections per second). Once per batch, so it costs nothing per
+	// connection.
+	Check  func() error
+	Counts ServerCounts
+	Err    error
 
 	rbuf []byte
 	resp []byte
@@ -306,6 +315,12 @@ func (s *CRRServer) Run() {
 			continue
 		}
 		s.Counts.Accepts++
+		if s.Check != nil && s.Counts.Accepts%CRRCheckEvery == 0 {
+			if s.Err = s.Check(); s.Err != nil {
+				sock.Close(fd)
+				return
+			}
+		}
 		if s.FastOpen {
 			if st, en := s.info.FastOpen(fd); en == 0 && st.SynData {
 				s.Counts.FastOpen++
