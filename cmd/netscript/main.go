@@ -6,7 +6,7 @@
 //	netscript [--quiet] [--record RUN.json] -c 'CODE' [NAME=VALUE ...]
 //	netscript replay RUN.json [NAME=VALUE ...]
 //	netscript show RUN.json
-//	netscript serve [--listen ADDR:PORT ...]
+//	netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--max-... bounds]
 //	netscript version
 package main
 
@@ -16,6 +16,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"netscript/engine/auth"
 )
 
 // Set at build time by the Makefile (-ldflags -X).
@@ -54,6 +56,17 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript: %v (netscript help lists the commands and flags)\n", err)
 		return exitUsage
 	}
+	// The token (--token-file, else $NETSCRIPT_TOKEN) is checked before
+	// anything runs, and passed on through the environment, so every client
+	// of the script and its embedded server see the same one.
+	tok, err := auth.LoadToken(o.tokenFile)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
+		return exitUsage
+	}
+	if tok != nil {
+		os.Setenv(auth.EnvToken, string(tok))
+	}
 	if o.code == nil && len(rest) > 0 {
 		switch rest[0] {
 		case "replay":
@@ -74,6 +87,8 @@ type flags struct {
 	quiet  bool    // no live progress
 	record string  // write a record of the run to this file
 	code   *string // -c CODE
+
+	tokenFile string // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
 }
 
 // parseFlags reads flags up to the first argument that is not one (the
@@ -103,6 +118,16 @@ func parseFlags(args []string) (flags, []string, error) {
 			if o.record = strings.TrimPrefix(a, "--record="); o.record == "" {
 				return o, nil, fmt.Errorf("--record needs a file name")
 			}
+		case a == "--token-file" || a == "-token-file":
+			if len(args) < 2 || args[1] == "" {
+				return o, nil, fmt.Errorf("--token-file needs a file name")
+			}
+			o.tokenFile = args[1]
+			args = args[1:]
+		case strings.HasPrefix(a, "--token-file="):
+			if o.tokenFile = strings.TrimPrefix(a, "--token-file="); o.tokenFile == "" {
+				return o, nil, fmt.Errorf("--token-file needs a file name")
+			}
 		case strings.HasPrefix(a, "-") && a != "-":
 			return o, nil, fmt.Errorf("unknown flag %s", a)
 		default:
@@ -121,10 +146,12 @@ func usage(w io.Writer) {
   netscript replay RUN.json [NAME=VALUE ...]
                                         run a recorded script again, new results beside the old
   netscript show RUN.json               a recorded run's results as tables
-  netscript serve [--listen ADDR:PORT]  serve the other end of tests (default :12866)
+  netscript serve [--listen ADDR:PORT]  serve the other end of tests (default :12866);
+                                        netscript serve --help lists its bounds and --token-file
   netscript version                     version, commit and Go version
 flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json
   --quiet, -q        no live progress on stderr
+  --token-file FILE  the secret to prove to servers that ask for one (else $NETSCRIPT_TOKEN)
 `)
 }

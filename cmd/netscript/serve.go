@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 
+	"netscript/engine/auth"
+	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/server"
 	"netscript/engine/spec"
@@ -32,6 +34,9 @@ func serve(args []string) int {
 	fs.Var(&data, "data", "a standing data endpoint for tests run with control=False (netperf -N): "+
 		"WORKLOAD:[ADDR:]PORT[,request=N,response=N,send_size=N], e.g. tcp_crr:12345 (repeatable)")
 	quiet := fs.Bool("quiet", false, "log only errors")
+	tokenFile := fs.String("token-file", "", "a file holding the secret clients must prove they hold (else $"+auth.EnvToken+"; neither: anyone may use the server)")
+	lim := limits.Default()
+	lim.Register(fs)
 	embeddedFD := fs.Int("embedded-fd", -1, "(internal) serve as a script's embedded server, reporting its addresses on this descriptor")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -43,11 +48,20 @@ func serve(args []string) int {
 	if len(listen) == 0 {
 		listen = listFlag{fmt.Sprintf(":%d", spec.DefaultControlPort)}
 	}
+	if err := lim.Validate(); err != nil {
+		fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
+		return exitUsage
+	}
+	tok, err := auth.LoadToken(*tokenFile)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
+		return exitUsage
+	}
 	var logTo io.Writer = os.Stderr
 	if *embeddedFD >= 0 {
 		logTo = io.Discard // the script reports every failure itself
 	}
-	srv := server.New(server.Config{Version: version, Threads: &workload.Threads{}, Log: logTo})
+	srv := server.New(server.Config{Version: version, Threads: &workload.Threads{}, Log: logTo, Limits: lim, Token: tok})
 	defer srv.Close()
 	if *embeddedFD >= 0 {
 		return serveEmbedded(srv, listen, *embeddedFD)
@@ -59,7 +73,11 @@ func serve(args []string) int {
 			return exitUsage
 		}
 		if !*quiet {
-			fmt.Fprintf(os.Stderr, "netscript serve: listening on %s (protocol %d); no token is set, so anyone who can reach it may use it\n", addr, proto.Version)
+			access := "no token is set, so anyone who can reach it may use it"
+			if tok != nil {
+				access = "clients must prove they hold the token from " + tokenSource(*tokenFile)
+			}
+			fmt.Fprintf(os.Stderr, "netscript serve: listening on %s (protocol %d); %s\n", addr, proto.Version, access)
 		}
 	}
 	for _, d := range data {
@@ -82,6 +100,14 @@ func serve(args []string) int {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	<-ch
 	return exitOK
+}
+
+// tokenSource names where the token came from.
+func tokenSource(file string) string {
+	if file != "" {
+		return file
+	}
+	return "$" + auth.EnvToken
 }
 
 // parseData reads a --data value: WORKLOAD:[ADDR:]PORT with optional

@@ -59,7 +59,7 @@ func (l *Limits) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.MaxTestsPerClient, "max-tests-per-client", l.MaxTestsPerClient, "most tests running at once from one client address")
 	fs.IntVar(&l.MaxConnRate, "max-conn-rate", l.MaxConnRate, "most connections per second one TCP_CRR test may make")
 	fs.IntVar(&l.MaxPending, "max-pending", l.MaxPending, "most control connections still in their handshake")
-	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", l.HandshakeTimeout, "bound on each control step before a test starts")
+	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", l.HandshakeTimeout, "time a client has from connecting to asking for a test, and for each later step before it starts")
 	fs.Var(&l.DataPorts, "data-ports", "data ports clients may ask for by number, LO-HI")
 }
 
