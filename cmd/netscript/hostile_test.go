@@ -1,0 +1,288 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"netscript/engine/auth"
+	"netscript/engine/client"
+	"netscript/engine/server"
+	"netscript/engine/spec"
+	"netscript/engine/workload"
+)
+
+// daemonProc is a `netscript serve` started as its own process.
+type daemonProc struct {
+	cmd    *exec.Cmd
+	port   int
+	stderr *bytes.Buffer
+	done   chan struct{}
+}
+
+// startDaemon runs `netscript serve` on a free loopback port with args
+// and env (added to this process's, less any token), and waits until it
+// listens. It is killed when the test ends.
+func startDaemon(t *testing.T, env []string, args ...string) *daemonProc {
+	t.Helper()
+	d := &daemonProc{port: freePort(t), stderr: &bytes.Buffer{}, done: make(chan struct{})}
+	d.cmd = exec.Command(bin, append([]string{"serve", "--listen", fmt.Sprintf("127.0.0.1:%d", d.port)}, args...)...)
+	d.cmd.Env = append(cleanEnv(), env...)
+	d.cmd.Stderr = d.stderr
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { d.cmd.Wait(); close(d.done) }()
+	t.Cleanup(func() { d.cmd.Process.Kill(); <-d.done })
+	for i := 0; ; i++ {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", d.port))
+		if err == nil {
+			c.Close()
+			return d
+		}
+		if i == 250 {
+			t.Fatalf("the daemon does not listen: %v\n%s", err, d.stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// cleanEnv is this process's environment without a token.
+func cleanEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, auth.EnvToken+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// netscriptEnv runs the binary like netscript, with env added to a
+// token-free environment.
+func netscriptEnv(t *testing.T, limit time.Duration, env []string, args ...string) ran {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(cleanEnv(), env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	start := time.Now()
+	err := cmd.Run()
+	r := ran{stdout: o.String(), stderr: e.String(), took: time.Since(start)}
+	if ctx.Err() != nil {
+		t.Fatalf("netscript %q hung for %v; stderr so far:\n%s", args, limit, r.stderr)
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestToken: a daemon with a token serves only clients that prove it,
+// whether they give it by file or environment; every other pairing ends in
+// one line that says what to do, and a wrong token reveals nothing more.
+func TestToken(t *testing.T) {
+	dir := t.TempDir()
+	const secret = "correct horse battery staple"
+	good := filepath.Join(dir, "token")
+	os.WriteFile(good, []byte(secret+"\n"), 0o600)
+	wrong := filepath.Join(dir, "wrong")
+	os.WriteFile(wrong, []byte("correct horse battery stapler"), 0o600)
+	short := filepath.Join(dir, "short")
+	os.WriteFile(short, []byte("1234"), 0o600)
+
+	d := startDaemon(t, nil, "--token-file", good)
+	open := startDaemon(t, nil)
+	code := func(port int) string {
+		return fmt.Sprintf("r = tcp_rr(host='127.0.0.1', port=%d, duration=0.3)\nprint(r.remote.transactions == r.transactions + r.discarded)", port)
+	}
+	ok := []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"token file", nil, []string{"--token-file", good, "-c", code(d.port)}},
+		{"environment", []string{auth.EnvToken + "=" + secret}, []string{"-c", code(d.port)}},
+		{"open server, no token", nil, []string{"-c", code(open.port)}},
+	}
+	for _, c := range ok {
+		r := netscriptEnv(t, 30*time.Second, c.env, c.args...)
+		if r.code != 0 || strings.TrimSpace(r.stdout) != "True" {
+			t.Errorf("%s: %+v", c.name, r)
+		}
+	}
+	bad := []struct {
+		name string
+		env  []string
+		args []string
+		code int
+		want string
+	}{
+		{"no token", nil, []string{"-c", code(d.port)}, 1,
+			"this server requires a token: set $NETSCRIPT_TOKEN, or run netscript --token-file FILE"},
+		{"wrong token", nil, []string{"--token-file", wrong, "-c", code(d.port)}, 1,
+			fmt.Sprintf("tcp_rr: control 127.0.0.1:%d: authentication failed: the server does not accept this token", d.port)},
+		{"token for an open server", []string{auth.EnvToken + "=" + secret}, []string{"-c", code(open.port)}, 1,
+			"this server asks for no token, so it cannot prove it holds yours"},
+		{"short token", nil, []string{"--token-file", short, "-c", code(d.port)}, 2,
+			"netscript: token from " + short + ": 4 bytes, want at least 16"},
+		{"short token in the environment", []string{auth.EnvToken + "=1234"}, []string{"-c", code(d.port)}, 2,
+			"netscript: token from $NETSCRIPT_TOKEN: 4 bytes, want at least 16"},
+	}
+	for _, c := range bad {
+		oneLine(t, netscriptEnv(t, 30*time.Second, c.env, c.args...), c.code, c.want)
+	}
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	<-d.done
+	if s := d.stderr.String(); !strings.Contains(s, "clients must prove they hold the token from "+good) || strings.Contains(s, "anyone") {
+		t.Errorf("the daemon's start line:\n%s", s)
+	}
+	if s := d.stderr.String(); !strings.Contains(s, "authentication failed") {
+		t.Errorf("the daemon did not log the refusals:\n%s", s)
+	}
+}
+
+// TestServeBounds: the operator's bounds reach the script's user as one
+// line naming the flag; bad flags are usage errors.
+func TestServeBounds(t *testing.T) {
+	d := startDaemon(t, nil, "--max-duration", "1m", "--max-message", "1000")
+	cases := []struct{ code, want string }{
+		{"tcp_rr(host='127.0.0.1', port=%d, duration='2m')", "duration 2m0s exceeds this server's limit of 1m0s (netscript serve --max-duration)"},
+		{"tcp_rr(host='127.0.0.1', port=%d, duration=1, request=2000)", "request size 2000 bytes exceeds this server's limit of 1000 bytes (netscript serve --max-message)"},
+	}
+	for _, c := range cases {
+		oneLine(t, netscriptEnv(t, 30*time.Second, nil, "-c", fmt.Sprintf(c.code, d.port)), 1, "tcp_rr: ", "server: "+c.want)
+	}
+	for _, c := range []struct{ flag, value, want string }{
+		{"--max-tests", "0", "netscript serve: --max-tests must be positive"},
+		{"--data-ports", "5-1", `port range "5-1": want LO-HI within 1-65535`},
+		{"--token-file", "/nonexistent/token", "netscript serve: token file: stat /nonexistent/token: no such file"},
+	} {
+		r := netscriptEnv(t, 10*time.Second, nil, "serve", "--listen", "127.0.0.1:0", c.flag, c.value)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("serve %s %s: exit %d, stderr:\n%s", c.flag, c.value, r.code, r.stderr)
+		}
+	}
+}
+
+// fds counts this process's open descriptors.
+func fds(t *testing.T) int {
+	es, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	return len(es)
+}
+
+// TestClientKilledMidTest: a client process killed with SIGKILL in the
+// middle of a test. The in-process daemon ends that session within a few
+// seconds, a good test running beside it finishes with counts that agree,
+// and no descriptor or goroutine is left.
+func TestClientKilledMidTest(t *testing.T) {
+	t.Setenv(auth.EnvToken, "")
+	th := &workload.Threads{}
+	srv := server.New(server.Config{Version: "test", Threads: th})
+	defer srv.Close()
+	a, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ap := netip.MustParseAddrPort(a.String())
+	fd0, g0 := fds(t), runtime.NumGoroutine()
+
+	good := make(chan error, 1)
+	go func() {
+		s := spec.Default(spec.TCPRR)
+		s.Host, s.Port, s.Duration = "127.0.0.1", int(ap.Port()), 4*time.Second
+		r, err := client.Run(context.Background(), s, client.Options{Threads: th})
+		if err == nil && r.Remote.Transactions != r.Transactions+r.Discarded {
+			err = fmt.Errorf("good test: client %d + %d discarded, server %d", r.Transactions, r.Discarded, r.Remote.Transactions)
+		}
+		good <- err
+	}()
+	victim := exec.Command(bin, "-c", fmt.Sprintf("tcp_rr(host='127.0.0.1', port=%d, duration=60)", ap.Port()))
+	victim.Env = cleanEnv()
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "both tests running", func() bool { return srv.Load().Running == 2 })
+	time.Sleep(500 * time.Millisecond) // into the measured interval
+	victim.Process.Kill()
+	victim.Wait()
+	killed := time.Now()
+	waitFor(t, 5*time.Second, "the killed client's session to end", func() bool { return srv.Load().Running <= 1 })
+	t.Logf("the daemon ended the killed client's session %v after the kill", time.Since(killed).Round(time.Millisecond))
+	select {
+	case err := <-good:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the good test did not end")
+	}
+	waitFor(t, 5*time.Second, "no descriptor or goroutine left", func() bool {
+		return fds(t) <= fd0 && runtime.NumGoroutine() <= g0
+	})
+}
+
+// waitFor polls cond until it holds, failing after limit.
+func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", limit, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestDaemonKilledMidTest: the daemon process is killed with SIGKILL in
+// the middle of a test. The client stops within 2 s with one clear line
+// that keeps what it measured, and exits non-zero.
+func TestDaemonKilledMidTest(t *testing.T) {
+	d := startDaemon(t, nil)
+	cmd := exec.Command(bin, "-c", fmt.Sprintf("tcp_rr(host='127.0.0.1', port=%d, duration=60)", d.port))
+	cmd.Env = cleanEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	time.Sleep(1500 * time.Millisecond)
+	d.cmd.Process.Kill()
+	killed := time.Now()
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+		t.Fatalf("the client ran on 10 s after the daemon died; stderr:\n%s", stderr.String())
+	}
+	took := time.Since(killed)
+	r := ran{stderr: stderr.String(), took: took}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	}
+	oneLine(t, r, 1, "tcp_rr: ", "the server closed the control connection during the test", "measured before that:")
+	if took > 2*time.Second {
+		t.Errorf("the client took %v to stop after the daemon died", took)
+	}
+}

@@ -1,0 +1,297 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"netscript/engine/auth"
+	"netscript/engine/client"
+	"netscript/engine/limits"
+	"netscript/engine/proto"
+	"netscript/engine/result"
+	"netscript/engine/server"
+	"netscript/engine/spec"
+	"netscript/engine/workload"
+)
+
+var token = auth.Token("correct horse battery staple")
+
+// daemon starts an in-process server with cfg (Threads and Version filled
+// in) on loopback.
+func daemon(t *testing.T, cfg server.Config) (*server.Server, netip.AddrPort, *workload.Threads) {
+	t.Helper()
+	t.Setenv(auth.EnvToken, "") // only what each test gives
+	th := &workload.Threads{}
+	cfg.Threads, cfg.Version = th, "test"
+	srv := server.New(cfg)
+	a, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv, netip.MustParseAddrPort(a.String()), th
+}
+
+// goodTest runs a 2 s TCP_RR with tok against ap in the background; wait
+// returns its error, or one if the counts of the two ends disagree.
+func goodTest(ap netip.AddrPort, th *workload.Threads, tok auth.Token, d time.Duration) (wait func() error) {
+	done := make(chan error, 1)
+	go func() {
+		s := spec.Default(spec.TCPRR)
+		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
+		s.Duration = d
+		r, err := client.Run(context.Background(), s, client.Options{Threads: th, Token: tok})
+		if err == nil {
+			err = countsAgree(r)
+		}
+		done <- err
+	}()
+	return func() error {
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(d + 20*time.Second):
+			return errors.New("the good test did not end")
+		}
+	}
+}
+
+// countsAgree: the server answered every request the client counted, plus
+// those in flight at the deadline.
+func countsAgree(r *result.Result) error {
+	if r.Transactions == 0 || r.Remote == nil || r.Remote.Transactions != r.Transactions+r.Discarded {
+		var remote uint64
+		if r.Remote != nil {
+			remote = r.Remote.Transactions
+		}
+		return fmt.Errorf("good test: the client counted %d (+%d discarded), the server %d", r.Transactions, r.Discarded, remote)
+	}
+	return nil
+}
+
+// endsSession writes in to a new control connection and checks that the
+// server ends the session within limit (an Error frame may come first).
+func endsSession(t *testing.T, ap netip.AddrPort, name string, in []byte, limit time.Duration) {
+	c, err := net.Dial("tcp", ap.String())
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return
+	}
+	defer c.Close()
+	c.Write(in)
+	c.SetReadDeadline(time.Now().Add(limit))
+	if _, err = io.Copy(io.Discard, c); err != nil && !errors.Is(err, syscall.ECONNRESET) {
+		t.Errorf("%s: the server did not end the session: %v", name, err)
+	}
+}
+
+// TestHostilePeersAgainstATokenServer: while a good, authenticated test
+// runs, peers send garbage, broken frames, another version, unknown
+// messages, requests that skip the token exchange and wrong proofs. Each
+// such session ends within the handshake timeout, and the good test's
+// counts agree.
+func TestHostilePeersAgainstATokenServer(t *testing.T) {
+	srv, ap, th := daemon(t, server.Config{Token: token, HandshakeTimeout: 2 * time.Second})
+	wait := goodTest(ap, th, token, 2*time.Second)
+	pre := proto.AppendPreamble(nil, proto.Version)
+	frame := func(b []byte, typ proto.Type, v any) []byte {
+		b, _ = proto.AppendFrame(b, typ, v)
+		return b
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	garbage := make([]byte, 8192)
+	for i := range garbage {
+		garbage[i] = byte(rng.Uint32())
+	}
+	n, _ := auth.Nonce()
+	inputs := map[string][]byte{
+		"random bytes":            garbage,
+		"random after preamble":   append(pre, garbage...),
+		"4 GiB length":            append(pre, 0xff, 0xff, 0xff, 0xff, byte(proto.TypeAuth)),
+		"wrong version":           proto.AppendPreamble(nil, 2),
+		"unknown message":         append(pre, 0, 0, 0, 3, 99, '{', '}'),
+		"truncated frame":         append(pre, 0, 0, 1, 0, byte(proto.TypeAuth), '{'),
+		"truncated preamble":      pre[:5],
+		"setup without the token": frame(pre, proto.TypeSetup, proto.Setup{Test: "TCP_RR", Request: 1, Response: 1}),
+		"wrong proof":             frame(pre, proto.TypeAuth, proto.Auth{Nonce: n, MAC: n}),
+		"short nonce":             frame(pre, proto.TypeAuth, proto.Auth{Nonce: n[:3], MAC: n}),
+		"not base64":              append(append(pre, 0, 0, 0, 16, byte(proto.TypeAuth)), `{"nonce":"!!!"}`...),
+	}
+	var wg sync.WaitGroup
+	for name, in := range inputs {
+		wg.Go(func() { endsSession(t, ap, name, in, 5*time.Second) })
+	}
+	wg.Wait()
+	if err := wait(); err != nil {
+		t.Fatal(err)
+	}
+	settles(t, srv, server.Load{})
+}
+
+// settles waits until the server holds want (every session of the test
+// ended), for at most 5 s.
+func settles(t *testing.T, srv *server.Server, want server.Load) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for srv.Load() != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server still holds %+v, want %+v", srv.Load(), want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// fds counts this process's open descriptors.
+func fds(t *testing.T) int {
+	t.Helper()
+	es, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	return len(es)
+}
+
+// backTo waits until the process's descriptors and goroutines are back
+// to what they were, for at most 5 s: nothing leaked.
+func backTo(t *testing.T, fd0, g0 int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		fd, g := fds(t), runtime.NumGoroutine()
+		if fd <= fd0 && g <= g0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			buf = buf[:runtime.Stack(buf, true)]
+			t.Fatalf("leak: %d descriptors (was %d), %d goroutines (was %d)\n%s", fd, fd0, g, g0, buf)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestSlowLorisAndVanishers: 200 control connections that connect and say
+// nothing and 200 that connect and vanish, during a good test. The silent
+// ones are closed by the server at the handshake deadline, the good test's
+// counts agree, and afterwards no descriptor or goroutine is left.
+func TestSlowLorisAndVanishers(t *testing.T) {
+	srv, ap, th := daemon(t, server.Config{HandshakeTimeout: time.Second})
+	fd0, g0 := fds(t), runtime.NumGoroutine()
+	wait := goodTest(ap, th, nil, 2*time.Second)
+	var silent []net.Conn
+	for i := 0; i < 200; i++ {
+		c, err := net.Dial("tcp", ap.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		silent = append(silent, c)
+		v, err := net.Dial("tcp", ap.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Close()
+	}
+	var wg sync.WaitGroup
+	for _, c := range silent {
+		wg.Go(func() {
+			defer c.Close()
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if _, err := io.Copy(io.Discard, c); err != nil && !errors.Is(err, syscall.ECONNRESET) {
+				t.Errorf("a silent connection was not closed by the server: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := wait(); err != nil {
+		t.Fatal(err)
+	}
+	settles(t, srv, server.Load{})
+	backTo(t, fd0, g0)
+}
+
+// TestMaxPending: connections beyond --max-pending are refused at once
+// with a reason; those in their handshake keep their place.
+func TestMaxPending(t *testing.T) {
+	l := limits.Default()
+	l.MaxPending = 5
+	srv, ap, _ := daemon(t, server.Config{Limits: l, HandshakeTimeout: 3 * time.Second})
+	var silent []net.Conn
+	defer func() {
+		for _, c := range silent {
+			c.Close()
+		}
+	}()
+	for i := 0; i < 5; i++ {
+		c, err := net.Dial("tcp", ap.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		silent = append(silent, c)
+	}
+	settles(t, srv, server.Load{Pending: 5})
+	s := spec.Default(spec.TCPRR)
+	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), time.Second
+	_, err := client.Run(context.Background(), s, client.Options{})
+	if err == nil || !strings.Contains(err.Error(), "server busy: 5 control connections are being set up, the limit is 5 (netscript serve --max-pending)") {
+		t.Fatalf("got %v", err)
+	}
+	for _, c := range silent {
+		c.Close()
+	}
+	settles(t, srv, server.Load{})
+	if _, err := client.Run(context.Background(), s, client.Options{}); err != nil {
+		t.Fatalf("once the silent ones are gone: %v", err)
+	}
+}
+
+// TestAdmission: tests beyond --max-tests-per-client are refused with a
+// reason naming the flag, and the refusal holds nothing.
+func TestAdmission(t *testing.T) {
+	l := limits.Default()
+	l.MaxTestsPerClient = 1
+	srv, ap, th := daemon(t, server.Config{Limits: l})
+	wait := goodTest(ap, th, nil, 2*time.Second)
+	settles(t, srv, server.Load{Running: 1})
+	s := spec.Default(spec.TCPRR)
+	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), time.Second
+	_, err := client.Run(context.Background(), s, client.Options{Threads: th})
+	if err == nil || !strings.Contains(err.Error(), "server: server busy for 127.0.0.1: 1 of its tests are running, the limit per client is 1 (netscript serve --max-tests-per-client)") {
+		t.Fatalf("got %v", err)
+	}
+	if err := wait(); err != nil {
+		t.Fatal(err)
+	}
+	settles(t, srv, server.Load{})
+}
+
+// TestConnRate: a TCP_CRR test that keeps above --max-conn-rate is ended
+// by the server with a reason naming the flag, and the client keeps what
+// it measured.
+func TestConnRate(t *testing.T) {
+	l := limits.Default()
+	l.MaxConnRate = 10
+	srv, ap, th := daemon(t, server.Config{Limits: l})
+	s := spec.Default(spec.TCPCRR)
+	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), 20*time.Second
+	r, err := client.Run(context.Background(), s, client.Options{Threads: th})
+	var te *client.TestError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "tcp_crr: connection rate of more than 10/s exceeds this server's limit of 10/s (netscript serve --max-conn-rate)") {
+		t.Fatalf("got %v", err)
+	}
+	if r == nil || r.Transactions == 0 || !strings.Contains(err.Error(), "measured before that") {
+		t.Fatalf("the partial result is lost: %v", err)
+	}
+	settles(t, srv, server.Load{})
+}
