@@ -5,10 +5,16 @@
 // A control connection opens with a fixed preamble in each direction: the
 // eight bytes "NETSCRPT" and a 16-bit protocol version. After it, both sides
 // exchange frames: a 32-bit big-endian length, a one-byte message type, and
-// a JSON payload of at most the negotiated maximum size. One control
-// connection carries exactly one test:
+// a JSON payload of at most the negotiated maximum size. The server speaks
+// first with a Challenge; a server that holds a token puts a nonce in it,
+// and the two ends prove to each other that they hold the token without
+// sending it (auth.go; an open server's Challenge is empty and the client
+// goes straight on). One control connection then carries exactly one test:
 //
 //	client                      server
+//	                     ◀──   Challenge (nonce, if a token is set)
+//	Auth (nonce, proof)  ──▶                 (only with a token)
+//	                     ◀──   Proof         (only with a token)
 //	Setup (parameters)   ──▶
 //	                     ◀──   Ready (data port, granted buffers)
 //	(data connections are made)
