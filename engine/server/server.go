@@ -95,7 +95,8 @@ func New(cfg Config) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{cfg: cfg, lim: lim, admit: limits.NewAdmission(lim),
-		log: log.New(cfg.Log, "netscript serve: ", log.LstdFlags), ctx: ctx, cancel: cancel}
+		log: log.New(&floodGate{w: cfg.Log, perSecond: logLinesPerSecond}, "netscript serve: ", log.LstdFlags),
+		ctx: ctx, cancel: cancel}
 }
 
 // Limits returns the bounds the server applies.
