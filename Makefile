@@ -5,6 +5,9 @@
 #   make test    vet, gofmt, the whole test suite under -race, and a short
 #                pass of every fuzz target
 #   make bench   netscript against the C reference (pingpong) side by side
+#   make bench-hostile
+#                what idle and hostile control connections cost the daemon
+#                (memory, descriptors, tcp_rr throughput meanwhile)
 #   make build   bin/netscript
 
 GO        ?= go
@@ -24,7 +27,7 @@ PINGPONG_SRC ?= ../shared/ref/pingpong.c
 ROUNDS    ?= 5
 SECONDS   ?= 3
 
-.PHONY: all build test vet fmtcheck unit fuzz bench demo clean
+.PHONY: all build test vet fmtcheck unit fuzz bench bench-hostile demo clean
 
 all: build
 
@@ -61,6 +64,15 @@ fuzz:
 bench: build .bench/pingpong
 	$(GO) build -o bin/nsbench ./cmd/nsbench
 	bin/nsbench -netscript bin/netscript -pingpong .bench/pingpong -rounds $(ROUNDS) -seconds $(SECONDS)
+	@echo "(make bench-hostile: the daemon under $(CONNS) idle or hostile control connections)"
+
+# The daemon with CONNS control connections that never become tests: its
+# memory and descriptors, and a tcp_rr through it against the same test with
+# the daemon idle, alternating round by round.
+CONNS     ?= 200
+bench-hostile: build
+	$(GO) build -o bin/nsbench ./cmd/nsbench
+	bin/nsbench -hostile -netscript bin/netscript -conns $(CONNS) -rounds $(ROUNDS) -seconds $(SECONDS)
 
 demo: build
 	bin/netscript scripts/sweep.star

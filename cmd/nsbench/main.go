@@ -6,6 +6,9 @@
 //
 // Both servers are pinned to CPU 0; the clients to CPU 0 ("same") or CPU 1
 // ("diff"), with taskset, the same way for both tools.
+//
+// With -hostile (`make bench-hostile`) it measures instead what idle and
+// hostile control connections cost a daemon (hostile.go).
 package main
 
 import (
@@ -47,6 +50,10 @@ func main() {
 	only := flag.String("only", "", "comma-separated workloads to run (default all)")
 	embedded := flag.Bool("embedded", true, "also compare the embedded server with a separate daemon")
 	flag.Parse()
+	if *hostile { // hostile.go
+		runHostile(*netscript, *rounds, *secs)
+		return
+	}
 
 	ppPort, nsPort := freePort(), freePort()
 	stopPP := start("0", *pingpong, "serve", "-p", strconv.Itoa(ppPort))
