@@ -286,3 +286,13 @@ func TestDaemonKilledMidTest(t *testing.T) {
 		t.Errorf("the client took %v to stop after the daemon died", took)
 	}
 }
+
+// TestEmbeddedServerIsNotBounded: a script's own embedded server refuses
+// nothing a daemon's default bounds would (here a request larger than
+// --max-message's default).
+func TestEmbeddedServerIsNotBounded(t *testing.T) {
+	r := netscriptEnv(t, 60*time.Second, nil, "-c", "r = tcp_rr(request=20000000, duration=0.2)\nprint(r.transactions > 0)")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "True" {
+		t.Fatalf("%+v", r)
+	}
+}

@@ -60,6 +60,7 @@ func serve(args []string) int {
 	var logTo io.Writer = os.Stderr
 	if *embeddedFD >= 0 {
 		logTo = io.Discard // the script reports every failure itself
+		lim = embeddedLimits(lim)
 	}
 	srv := server.New(server.Config{Version: version, Threads: &workload.Threads{}, Log: logTo, Limits: lim, Token: tok})
 	defer srv.Close()
@@ -154,6 +155,22 @@ func parseData(v string) (server.DataConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// embeddedLimits are the bounds of a script's embedded server: it serves
+// only that script, on loopback, so it refuses nothing the script itself
+// may ask for (a long test, a large message, many tests at once); only
+// how long a connection may take to ask for a test stays.
+func embeddedLimits(l limits.Limits) limits.Limits {
+	l.MaxDuration = spec.MaxDuration
+	l.MaxMessage = spec.MaxMessage
+	l.MaxBuffer = spec.MaxBuffer
+	l.MaxFlows = 1 << 20
+	l.MaxTests, l.MaxTestsPerClient = 1<<20, 1<<20
+	l.MaxConnRate = 1 << 40
+	l.MaxPending = 1 << 20
+	l.DataPorts = limits.PortRange{Lo: 1, Hi: 65535}
+	return l
 }
 
 // serveEmbedded runs the server as a script's embedded loopback server: it
