@@ -111,15 +111,32 @@ func ReadFrame(r io.Reader, max int) (Type, []byte, error) {
 	if !t.Known() {
 		return t, nil, &FrameError{fmt.Sprintf("unknown message %s", t)}
 	}
-	p := make([]byte, size)
-	if _, err := io.ReadFull(r, p); err != nil {
-		if err == io.EOF {
+	if size <= eagerPayload {
+		p := make([]byte, size)
+		if _, err := io.ReadFull(r, p); err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return t, nil, err
+		}
+		return t, p, nil
+	}
+	// Memory as the bytes arrive, not as the header claims: a peer that
+	// announces a large payload and sends a little of it costs a little.
+	var b bytes.Buffer
+	got, err := io.CopyN(&b, r, int64(size))
+	if got < int64(size) {
+		if err == nil || err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
 		return t, nil, err
 	}
-	return t, p, nil
+	return t, b.Bytes(), nil
 }
+
+// eagerPayload is the largest payload ReadFrame allocates at once, before
+// it has arrived.
+const eagerPayload = 4096
 
 // AppendFrame appends a frame of type t carrying the JSON encoding of v.
 func AppendFrame(b []byte, t Type, v any) ([]byte, error) {
