@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"runtime"
 	"sync"
 	"syscall"
 	"testing"
@@ -97,9 +98,10 @@ func TestBrokenClientsDoNotHurtAGoodTest(t *testing.T) {
 }
 
 // TestBadSetupIsRefusedWithAReason: the client sees why, in one line that
-// names the serve flag when an operator's bound was crossed.
+// names the serve flag when an operator's bound was crossed, and the
+// refusals leave no descriptor or goroutine behind.
 func TestBadSetupIsRefusedWithAReason(t *testing.T) {
-	ap, _ := start(t)
+	th := &workload.Threads{}
 	cases := []struct {
 		setup proto.Setup
 		want  string
@@ -116,12 +118,18 @@ func TestBadSetupIsRefusedWithAReason(t *testing.T) {
 		{proto.Setup{Test: "UDP_RR", Request: 1, Response: 1, DataPort: 80},
 			"server: data port 80 exceeds this server's limit of 1024-65535 (netscript serve --data-ports)"},
 	}
+	srv := server.New(server.Config{Version: "test", Threads: th})
+	defer srv.Close()
+	a, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd0, g0 := fds(t), runtime.NumGoroutine()
 	for _, c := range cases {
-		conn, err := net.Dial("tcp", ap.String())
+		conn, err := net.Dial("tcp", a.String())
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer conn.Close()
 		pc := proto.NewConn(conn)
 		if err := pc.Handshake(time.Second, false); err != nil {
 			t.Fatal(err)
@@ -135,5 +143,9 @@ func TestBadSetupIsRefusedWithAReason(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%+v: got %v, want %q", c.setup, err, c.want)
 		}
+		conn.Close()
 	}
+	// A refused request leaves nothing behind.
+	settles(t, srv, server.Load{})
+	backTo(t, fd0, g0)
 }
