@@ -1,8 +1,7 @@
 package mux
 
 import (
-	"runtime"
-	"sync"
+	"fmt"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -31,16 +30,35 @@ type crrFlow struct {
 // transaction is a new non-blocking connection, the request, the response
 // and the server's close, timed from start to close.
 func RunCRR(start time.Time, flows []*Flow, cfg *Config) {
-	var wg sync.WaitGroup
-	for _, part := range split(flows, cfg.Threads) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			runtime.LockOSThread() // never unlocked: the thread ends with the test
-			crrThread(start, part, cfg)
-		}()
+	r, err := PrepareCRR(flows, cfg)
+	if err != nil {
+		for _, f := range flows {
+			if f.Err == nil {
+				f.Err = err
+			}
+			f.finish(false, cfg.deadline())
+		}
+		return
 	}
-	wg.Wait()
+	r.Start(start)
+	r.Wait()
+}
+
+// PrepareCRR sets TCP_CRR up for flows on cfg.Threads threads and returns
+// them waiting for Start.
+func PrepareCRR(flows []*Flow, cfg *Config) (*Runner, error) {
+	return prepare(flows, cfg, func(part []*Flow) (func(time.Time), error) {
+		epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+		if err != nil {
+			return nil, fmt.Errorf("epoll_create1: %w", err)
+		}
+		return func(start time.Time) {
+			defer unix.Close(epfd)
+			if !start.IsZero() {
+				crrThread(start, part, cfg, epfd)
+			}
+		}, nil
+	})
 }
 
 type crrState struct {
@@ -54,17 +72,8 @@ type crrState struct {
 	retries int // flows waiting to try connecting again
 }
 
-func crrThread(start time.Time, flows []*Flow, cfg *Config) {
+func crrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 	dead := cfg.deadline()
-	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
-	if err != nil {
-		for _, f := range flows {
-			f.fail("epoll_create1", err.(unix.Errno))
-			f.finish(false, dead)
-		}
-		return
-	}
-	defer unix.Close(epfd)
 	t := &crrState{cfg: cfg, epfd: epfd, req: make([]byte, cfg.Request), buf: make([]byte, 64<<10),
 		dead: dead, family: cfg.Remote.Family(), conns: make([]crrFlow, len(flows))}
 	for i := range t.conns {
@@ -180,7 +189,29 @@ func (t *crrState) open(f *Flow, i int, now time.Duration) unix.Errno {
 			return fail(en)
 		}
 	}
-	if f.Local != nil {
+	if t.cfg.SendBuffer > 0 {
+		if en := sock.SetInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, t.cfg.SendBuffer); en != 0 {
+			return fail(en)
+		}
+	}
+	if t.cfg.RecvBuffer > 0 {
+		if en := sock.SetInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, t.cfg.RecvBuffer); en != 0 {
+			return fail(en)
+		}
+	}
+	switch {
+	case f.Walk != nil:
+		// netperf's way: SO_REUSEADDR and the walk's next port; a port
+		// still taken fails bind or connect, is counted, and the next
+		// round tries the port after it.
+		if en := sock.SetInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1); en != 0 {
+			return fail(en)
+		}
+		f.Local.SetPort(uint16(f.Walk.Next()))
+		if en := sock.Bind(fd, f.Local); en != 0 {
+			return fail(en)
+		}
+	case f.Local != nil:
 		// Let connect pick the port, so many flows from one address do not
 		// exhaust ports at bind time.
 		if en := sock.SetInt(fd, unix.IPPROTO_IP, unix.IP_BIND_ADDRESS_NO_PORT, 1); en != 0 {
@@ -190,7 +221,11 @@ func (t *crrState) open(f *Flow, i int, now time.Duration) unix.Errno {
 			return fail(en)
 		}
 	}
-	en = sock.Connect(fd, t.cfg.Remote)
+	remote := t.cfg.Remote
+	if f.Remote != nil {
+		remote = f.Remote
+	}
+	en = sock.Connect(fd, remote)
 	if en != 0 && en != unix.EINPROGRESS {
 		return fail(en)
 	}

@@ -14,8 +14,13 @@ import (
 // Flow is one connection (TCP_RR) or one sequence of connections (TCP_CRR)
 // of a multi-flow test, with its own counts and histogram.
 type Flow struct {
-	FD     int             // TCP_RR: the connected socket (made non-blocking by Run)
-	Local  *sock.Addr      // TCP_CRR: the source address to bind, or nil
+	FD     int        // TCP_RR: the connected socket (made non-blocking by Run)
+	Local  *sock.Addr // TCP_CRR: the source address to bind, or nil
+	Remote *sock.Addr // TCP_CRR: this flow's server, if not Config.Remote
+	// Walk, TCP_CRR: if set, each connection binds Local's address with
+	// the walk's next port (SO_REUSEADDR), as netperf picks its ports;
+	// Local must then be this flow's own Addr.
+	Walk   *workload.PortWalk
 	Hist   *hist.Histogram // this flow's transaction times; may be nil
 	Result workload.Counts // what this flow counted
 	Err    error           // why this flow stopped early, if it did
@@ -44,6 +49,10 @@ type Config struct {
 	Threads           int             // how many threads share the flows; at least 1
 	Remote            *sock.Addr      // TCP_CRR: the server's data listener
 	NoDelay           bool
+	// SendBuffer and RecvBuffer, TCP_CRR: if positive, set on every
+	// connection (TCP_RR's sockets come ready made).
+	SendBuffer, RecvBuffer int
+	CPU                    *int // bind every thread to this CPU; nil leaves them to the scheduler
 }
 
 // deadline returns the end of the measured interval as an offset.

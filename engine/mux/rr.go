@@ -1,8 +1,7 @@
 package mux
 
 import (
-	"runtime"
-	"sync"
+	"fmt"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -18,46 +17,55 @@ var tickMs = int(sock.Tick / time.Millisecond)
 // the caller accounts for them in workload.Threads). It returns when every
 // flow has finished.
 func RunRR(start time.Time, flows []*Flow, cfg *Config) {
-	var wg sync.WaitGroup
-	for _, part := range split(flows, cfg.Threads) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			runtime.LockOSThread() // never unlocked: the thread ends with the test
-			rrThread(start, part, cfg)
-		}()
-	}
-	wg.Wait()
-}
-
-// rrThread is one thread's share of a TCP_RR test.
-func rrThread(start time.Time, flows []*Flow, cfg *Config) {
-	dead := cfg.deadline()
-	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	r, err := PrepareRR(flows, cfg)
 	if err != nil {
 		for _, f := range flows {
-			f.fail("epoll_create1", err.(unix.Errno))
-			f.finish(false, dead)
+			if f.Err == nil {
+				f.Err = err
+			}
+			f.finish(false, cfg.deadline())
 		}
 		return
 	}
-	defer unix.Close(epfd)
+	r.Start(start)
+	r.Wait()
+}
+
+// PrepareRR sets TCP_RR up over the connected sockets of flows on
+// cfg.Threads threads and returns them waiting for Start.
+func PrepareRR(flows []*Flow, cfg *Config) (*Runner, error) {
+	return prepare(flows, cfg, func(part []*Flow) (func(time.Time), error) {
+		epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+		if err != nil {
+			return nil, fmt.Errorf("epoll_create1: %w", err)
+		}
+		for i, f := range part {
+			f.sent = make([]time.Duration, cfg.Burst+1)
+			if err := sock.SetNonblock(f.FD, true); err != nil {
+				unix.Close(epfd)
+				return nil, err
+			}
+			if en := sock.EpollCtl(epfd, unix.EPOLL_CTL_ADD, f.FD, unix.EPOLLIN, int32(i)); en != 0 {
+				unix.Close(epfd)
+				return nil, fmt.Errorf("epoll_ctl: %w", en)
+			}
+		}
+		return func(start time.Time) {
+			defer unix.Close(epfd)
+			if !start.IsZero() {
+				rrThread(start, part, cfg, epfd)
+			}
+		}, nil
+	})
+}
+
+// rrThread is one thread's share of a TCP_RR test.
+func rrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
+	dead := cfg.deadline()
 	req := make([]byte, cfg.Request)
 	buf := make([]byte, min(max(cfg.Response, 1), 1<<20))
 	events := make([]unix.EpollEvent, min(len(flows), 512))
-	active := 0
-	for i, f := range flows {
-		f.sent = make([]time.Duration, cfg.Burst+1)
-		if err := sock.SetNonblock(f.FD, true); err != nil {
-			f.fail("fcntl", unix.EINVAL)
-			continue
-		}
-		if en := sock.EpollCtl(epfd, unix.EPOLL_CTL_ADD, f.FD, unix.EPOLLIN, int32(i)); en != 0 {
-			f.fail("epoll_ctl", en)
-			continue
-		}
-		active++
-	}
+	active := len(flows)
 	t := &rrState{cfg: cfg, req: req, buf: buf, dead: dead, epfd: epfd}
 	for i, f := range flows {
 		if !f.done {

@@ -4,9 +4,11 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/cpu"
 	"netscript/engine/sock"
 	"netscript/engine/workload"
 )
@@ -27,29 +29,87 @@ type Conn struct {
 // one response, on `threads` threads, until every client has closed its
 // connection or stop is set.
 func ServeRR(conns []*Conn, request, response, threads int, stop *atomic.Bool) {
-	parts := make([][]*Conn, max(1, min(threads, len(conns))))
+	Serve(conns, ServeConfig{Request: request, Response: response, Threads: threads, Stop: stop})
+}
+
+// ServeConfig is how Serve serves a TCP_RR test's connections.
+type ServeConfig struct {
+	Request, Response int
+	Threads           int          // how many threads share the connections; at least 1
+	Stop              *atomic.Bool // set to end serving
+	CPU               *int         // bind every thread to this CPU; nil leaves them to the scheduler
+	// Ready, if set, is called once every thread is set up and waiting
+	// for requests (or has failed).
+	Ready func()
+}
+
+// ServeStats is what Serve reports about its threads.
+type ServeStats struct {
+	CPUTime  time.Duration // the threads' CPU time
+	Affinity []int         // the CPUs the threads could run on
+	Err      error         // a thread could not be set up (binding to cfg.CPU)
+}
+
+// Serve answers TCP_RR requests on every connection as ServeRR does. A
+// connection whose client half-closes is half-closed back, so the client
+// sees at once that every request was answered.
+func Serve(conns []*Conn, cfg ServeConfig) ServeStats {
+	parts := make([][]*Conn, max(1, min(cfg.Threads, len(conns))))
 	for i, c := range conns {
 		parts[i%len(parts)] = append(parts[i%len(parts)], c)
 	}
-	var wg sync.WaitGroup
+	var wg, ready sync.WaitGroup
+	var mu sync.Mutex
+	var st ServeStats
+	ready.Add(len(parts))
+	if cfg.Ready != nil {
+		go func() { ready.Wait(); cfg.Ready() }()
+	}
 	for _, part := range parts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			runtime.LockOSThread() // never unlocked: the thread ends with the test
-			serveThread(part, request, response, stop)
+			if cfg.CPU != nil {
+				if err := cpu.Bind(*cfg.CPU); err != nil {
+					mu.Lock()
+					st.Err = err
+					mu.Unlock()
+					for _, c := range part {
+						c.closed = true
+					}
+					ready.Done()
+					return
+				}
+			}
+			aff, _ := cpu.Affinity()
+			t0, terr := cpu.ThreadTime()
+			serveThread(part, cfg.Request, cfg.Response, cfg.Stop, ready.Done)
+			t1, err := cpu.ThreadTime()
+			mu.Lock()
+			if terr == nil && err == nil {
+				st.CPUTime += t1.Sub(t0).Total()
+			}
+			if st.Affinity == nil {
+				st.Affinity = aff
+			}
+			mu.Unlock()
 		}()
 	}
 	wg.Wait()
+	return st
 }
 
-func serveThread(conns []*Conn, request, response int, stop *atomic.Bool) {
+// serveThread serves conns until all have closed or stop is set; ready is
+// called once they are registered with epoll (or the thread failed).
+func serveThread(conns []*Conn, request, response int, stop *atomic.Bool, ready func()) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		for _, c := range conns {
 			c.Counts.Errors.Add(err.(unix.Errno))
 			c.closed = true
 		}
+		ready()
 		return
 	}
 	defer unix.Close(epfd)
@@ -69,6 +129,7 @@ func serveThread(conns []*Conn, request, response int, stop *atomic.Bool) {
 		}
 		open++
 	}
+	ready()
 	for open > 0 && !stop.Load() {
 		n, en := sock.EpollWait(epfd, events, tickMs)
 		if en != 0 && en != unix.EINTR {
@@ -102,6 +163,9 @@ func readRequests(epfd int, c *Conn, i, request, response int, rbuf, resp []byte
 	if en != 0 || n == 0 {
 		if en != 0 && en != unix.ECONNRESET {
 			c.Counts.Errors.Add(en)
+		}
+		if n == 0 && en == 0 {
+			sock.Shutdown(c.FD, unix.SHUT_WR) // every request is answered: say so
 		}
 		c.closed = true
 		return

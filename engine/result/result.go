@@ -67,6 +67,19 @@ type Result struct {
 	// must be read (no control connection, Fast Open that could not work).
 	Notes []string `json:"notes"`
 
+	// Flows holds each flow's own figures, in order (one entry for a test
+	// of one flow); the fields above are their aggregate: summed counts
+	// and throughput, latency from the merged histograms.
+	Flows []*Flow `json:"flows"`
+	// StartSkew is the spread, in seconds, between the first and the last
+	// flow's first transaction (streams: first send or receive), measured
+	// from the common start; 0 for one flow, None if no flow completed one.
+	StartSkew *float64 `json:"start_skew"`
+	// Start is when the measured interval began, in seconds since the Unix
+	// epoch on the clock of the machine that ran the client side: tests
+	// started together (flows, parallel(), client= in parallel) share it.
+	Start float64 `json:"start"`
+
 	// Hist is the full latency histogram behind Latency, kept so results
 	// can be merged exactly; it is not a script-visible field.
 	Hist *hist.Histogram `json:"-"`
@@ -135,6 +148,11 @@ type Config struct {
 	RecvBufferRequest       int `json:"recv_buffer_request"`
 	RemoteSendBufferRequest int `json:"remote_send_buffer_request"`
 	RemoteRecvBufferRequest int `json:"remote_recv_buffer_request"`
+
+	Flows       int    `json:"flows"`       // flows in the test (1: netperf's one connection)
+	Multiplexed bool   `json:"multiplexed"` // the flows ran on a few epoll threads per end, not a thread each
+	LocalPorts  []int  `json:"local_ports"` // tcp_crr's port walk: [lo, hi], or None
+	Client      string `json:"client"`      // the daemon that ran the client side (client=), "" for this process
 }
 
 // Sample is one interim result: the throughput over the interval that

@@ -112,6 +112,13 @@ func (a *Addr) decode() netip.AddrPort {
 	return netip.AddrPort{}
 }
 
+// SetPort changes the port of an address built by NewAddr, in place and
+// without allocating (TCP_CRR's port walk binds a new port per connection).
+func (a *Addr) SetPort(port uint16) {
+	a.ap = netip.AddrPortFrom(a.ap.Addr(), port)
+	binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&a.raw.Port))[:], port)
+}
+
 // Received marks a as filled in by the kernel, so AddrPort decodes it anew.
 func (a *Addr) Received() { a.ap = netip.AddrPort{} }
 

@@ -125,6 +125,27 @@ type Spec struct {
 	Interval  time.Duration // period of interim samples; 0: none
 	Rate      float64       // transactions (or sends) per second; 0: as fast as possible
 	NoControl bool          // no control connection: talk straight to a standing data endpoint (netperf -N)
+
+	// Flows is how many connections (UDP: flows) the test runs at once,
+	// set up first, started at one instant and measured over the same
+	// window; 1 is netperf's one connection. See flows.go.
+	Flows int
+	// Locals, LocalPorts and DataPorts give each flow its own source
+	// address, source port or server data port (one value per flow); when
+	// empty, every flow takes Local, LocalPort and DataPort.
+	Locals     []string
+	LocalPorts []int
+	DataPorts  []int
+	// LocalPortRange, if set, makes TCP_CRR walk its source ports as
+	// netperf does: each flow starts at its own place in [lo, hi], binds
+	// port+1 for every connection, wraps at hi, and skips a port that is
+	// in use (EADDRINUSE, EADDRNOTAVAIL) to the next.
+	LocalPortRange *PortRange
+
+	// Client, if set, is the control address ("host" or "host:port") of a
+	// `netscript serve` daemon that runs the client side of the test
+	// toward Host on the script's behalf, and sends the result back.
+	Client string
 }
 
 // MaxDatagram is the largest UDP payload netscript sends: 65535 bytes less
@@ -175,6 +196,7 @@ func Default(w Workload) Spec {
 		Response:       1,
 		Timeout:        DefaultUDPTimeout,
 		ConnectTimeout: DefaultConnectTimeout,
+		Flows:          1,
 	}
 }
 

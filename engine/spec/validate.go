@@ -77,6 +77,9 @@ func (s *Spec) Validate() error {
 	if math.IsNaN(s.Rate) || math.IsInf(s.Rate, 0) || s.Rate < 0 || s.Rate > MaxRate {
 		return bad("rate", "must be a positive number of transactions or sends per second up to %g, got %v", MaxRate, s.Rate)
 	}
+	if err := s.validateFlows(); err != nil {
+		return err
+	}
 	return s.validateControl()
 }
 
@@ -179,10 +182,13 @@ func (s *Spec) validateCPU() error {
 // validateControl checks the options that need, or cannot have, a control
 // connection.
 func (s *Spec) validateControl() error {
+	if s.Client != "" && s.Host == "" {
+		return bad("client", "needs host: the daemon %s runs the client side toward a server, so name that server's address with host", s.Client)
+	}
 	if !s.NoControl {
 		return nil
 	}
-	if s.DataPort == 0 {
+	if s.DataPort == 0 && len(s.DataPorts) == 0 {
 		return bad("control", "False needs data_port: the port of a standing data endpoint (started with `netscript serve --data %s:PORT`)", s.Workload.Builtin())
 	}
 	for _, o := range []struct {

@@ -109,3 +109,44 @@ func (p *Peers) Add(addr netip.Addr) {
 	p.Addrs = append(p.Addrs, addr)
 	p.Counts = append(p.Counts, 1)
 }
+
+// Merge adds the counts of o to c.
+func (c *Errnos) Merge(o *Errnos) {
+	for i, n := range o {
+		c[i] += n
+	}
+}
+
+// Merge adds the peers of o, with their counts, to p.
+func (p *Peers) Merge(o Peers) {
+	for i, a := range o.Addrs {
+		p.Add(a) // counts one, or notes that there are More
+		if k := p.indexOf(a); k >= 0 {
+			p.Counts[k] += o.Counts[i] - 1
+		}
+	}
+	p.More = p.More || o.More
+}
+
+func (p *Peers) indexOf(a netip.Addr) int {
+	for i, b := range p.Addrs {
+		if a == b {
+			return i
+		}
+	}
+	return -1
+}
+
+// Merge adds the counts of o, one of several server loops of one test, to c.
+func (c *ServerCounts) Merge(o *ServerCounts) {
+	c.Transactions += o.Transactions
+	c.BytesSent += o.BytesSent
+	c.BytesReceived += o.BytesReceived
+	c.Accepts += o.Accepts
+	c.Errors.Merge(&o.Errors)
+	c.Peers.Merge(o.Peers)
+	c.SendCalls += o.SendCalls
+	c.RecvCalls += o.RecvCalls
+	c.Markers += o.Markers
+	c.FastOpen += o.FastOpen
+}

@@ -32,6 +32,10 @@ type CRR struct {
 	FastOpen bool
 	// SendBuffer and RecvBuffer, if positive, are set on every connection.
 	SendBuffer, RecvBuffer int
+	// Walk, if set, gives every connection the next port of a walk, bound
+	// with SO_REUSEADDR on Local's address (netperf's TCP_CRR port choice);
+	// Local must then be set (its port is overwritten).
+	Walk *PortWalk
 
 	req    []byte
 	rbuf   []byte
@@ -219,6 +223,9 @@ func (c *CRR) setup(fd int) unix.Errno {
 	if c.Local != nil {
 		if en := sock.SetInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1); en != 0 {
 			return en
+		}
+		if c.Walk != nil {
+			c.Local.SetPort(uint16(c.Walk.Next()))
 		}
 		if en := sock.Bind(fd, c.Local); en != 0 {
 			return en

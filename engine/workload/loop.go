@@ -31,6 +31,7 @@ type Loop struct {
 	Pace   *Pacer          // if set, paces transactions (or sends); see NewPacer
 	// Interim, if set, takes interim samples of the loop's counts.
 	Interim *Interim
+	began   bool          // a stream loop has moved its first bytes (Result.First is set)
 	last    time.Duration // completion time of the previous transaction
 	dead    time.Duration // the deadline as an offset from Start, or max
 	pubAt   time.Duration // when the loop next publishes to Live
@@ -50,6 +51,7 @@ func (l *Loop) init() {
 	if l.Interim != nil {
 		l.Interim.reset()
 	}
+	l.began = false
 }
 
 // full reports whether the count limit has been reached.
@@ -97,6 +99,9 @@ func (l *Loop) pace() (time.Duration, bool) {
 // progress notes the byte count of a stream loop at now: an interim sample
 // at each interval boundary and the Live counters.
 func (l *Loop) progress(now time.Duration, count uint64) {
+	if !l.began {
+		l.began, l.Result.First = true, now
+	}
 	if l.Interim != nil {
 		l.Interim.take(now, count)
 	}
