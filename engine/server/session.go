@@ -7,6 +7,7 @@ import (
 	"math"
 	"net"
 	"net/netip"
+	"os"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -50,6 +51,9 @@ func (s *Server) session(c net.Conn) {
 	}
 	typ, payload, err := pc.Recv(left())
 	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			err = fmt.Errorf("no request within %v of connecting (netscript serve --handshake-timeout)", s.lim.HandshakeTimeout)
+		}
 		s.refuse(pc, peer, fmt.Errorf("waiting for the first request: %w", err))
 		return
 	}
