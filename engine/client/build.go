@@ -4,73 +4,170 @@ import (
 	"netscript/engine/proto"
 	"netscript/engine/result"
 	"netscript/engine/spec"
+	"netscript/engine/workload"
 )
 
-// build turns the client loop's counts into a result. Figures that need
-// the server's counts or the CPU measurement are added by figures.
+// build turns the flows' counts into a result: one result.Flow per flow
+// and their aggregate at the top. Figures that need the server's counts or
+// the CPU measurement are added by figures.
 func (r *run) build(w *worker) *result.Result {
 	s := &r.spec
-	l := w.loop()
-	c := &l.Result
 	res := &result.Result{
-		Test:          s.Workload.String(),
-		Brand:         s.Brand,
+		Test:    s.Workload.String(),
+		Brand:   s.Brand,
+		Units:   r.units(),
+		Errors:  map[string]uint64{},
+		Interim: []result.Sample{},
+		Flows:   []*result.Flow{},
+	}
+	if !w.start.IsZero() {
+		res.Start = float64(w.start.UnixNano()) / 1e9
+	}
+	var hists []*result.Result
+	for _, f := range w.flows {
+		fl := r.buildFlow(f)
+		res.Flows = append(res.Flows, fl)
+		res.Elapsed = max(res.Elapsed, fl.Elapsed)
+		res.Transactions += fl.Transactions
+		res.Discarded += fl.Discarded
+		res.BytesSent += fl.BytesSent
+		res.BytesReceived += fl.BytesReceived
+		c := f.counts()
+		res.SendCalls += c.SendCalls
+		res.RecvCalls += c.RecvCalls
+		res.Drained += c.Drained
+		result.AddErrors(res.Errors, fl.Errors)
+		hists = append(hists, &result.Result{Hist: fl.Hist})
+	}
+	if s.Workload.RR() {
+		if len(hists) == 1 {
+			res.Hist = hists[0].Hist
+		} else if h, err := result.MergeHist(hists); err == nil {
+			res.Hist = h
+		}
+		if res.Hist != nil {
+			res.Latency = result.LatencyOf(res.Hist)
+		}
+	}
+	res.StartSkew = result.Skew([]float64{0}, [][]*result.Flow{res.Flows})
+	if len(w.flows) > 0 {
+		f := w.flows[0]
+		if f.local.IsValid() {
+			res.LocalAddress = f.local.Addr().String()
+		}
+		if f.peer.IsValid() {
+			res.RemoteAddress = f.peer.Addr().String()
+		}
+	}
+	var ivs []*workload.Interim
+	for _, f := range w.flows {
+		if l := f.loop(); l != nil && l.Interim != nil {
+			ivs = append(ivs, l.Interim)
+		}
+	}
+	if len(ivs) > 0 {
+		ss := combineSamples(ivs)
+		for i := range ss {
+			t, d, v := sampleRate(ss, i, res.Units)
+			res.Interim = append(res.Interim, result.Sample{T: t, Throughput: v, Interval: d})
+		}
+	}
+	res.Throughput = r.throughput(res)
+	res.Config = r.config(w)
+	return res
+}
+
+// buildFlow is one flow's own figures.
+func (r *run) buildFlow(f *flow) *result.Flow {
+	c := f.counts()
+	fl := &result.Flow{
+		Index:         f.index,
+		Test:          r.spec.Workload.String(),
 		Units:         r.units(),
 		Elapsed:       c.Elapsed.Seconds(),
 		Transactions:  c.Transactions,
 		Discarded:     c.Discarded,
 		BytesSent:     c.BytesSent,
 		BytesReceived: c.BytesReceived,
-		SendCalls:     c.SendCalls,
-		RecvCalls:     c.RecvCalls,
-		Drained:       c.Drained,
+		Connects:      c.Connects,
 		Errors:        c.Errors.Map(),
-		Hist:          l.Hist,
-		Interim:       []result.Sample{},
+		DataPort:      f.dataPort,
 	}
 	if c.Lost > 0 {
-		res.Errors["timeout"] += c.Lost
+		fl.Errors["timeout"] += c.Lost
 	}
-	res.Throughput = r.throughput(res)
-	if l.Hist != nil {
-		res.Latency = result.LatencyOf(l.Hist)
+	if f.m != nil {
+		fl.Hist = f.m.Hist
+	} else {
+		fl.Hist = f.loop().Hist
 	}
-	if w.local.IsValid() {
-		res.LocalAddress = w.local.Addr().String()
+	if fl.Hist != nil {
+		fl.Latency = result.LatencyOf(fl.Hist)
 	}
-	if w.peer.IsValid() {
-		res.RemoteAddress = w.peer.Addr().String()
+	if c.Transactions > 0 || c.BytesSent > 0 || c.BytesReceived > 0 {
+		first := c.First.Seconds()
+		fl.First = &first
 	}
-	if l.Interim != nil {
-		ss := l.Interim.Samples()
-		for i := range ss {
-			t, d, v := sampleRate(ss, i, res.Units)
-			res.Interim = append(res.Interim, result.Sample{T: t, Throughput: v, Interval: d})
+	if f.local.IsValid() {
+		fl.LocalAddress = f.local.Addr().String()
+		if r.spec.Workload != spec.TCPCRR {
+			fl.LocalPort = int(f.local.Port())
 		}
 	}
-	res.Config = r.config(w)
-	return res
+	if f.peer.IsValid() {
+		fl.RemoteAddress = f.peer.Addr().String()
+	}
+	if err := f.err(); err != nil {
+		fl.Error = err.Error()
+	}
+	fl.Throughput = flowThroughput(r.spec.Workload, fl)
+	return fl
 }
 
-// throughput is netperf's figure over the measured interval: transactions
-// per second for RR tests; for streams 10^6 bits/s of what the receiver
-// counted (the server's count for TCP_STREAM and UDP_STREAM once its
-// results are in, else what was sent, as netperf -N assumes).
-func (r *run) throughput(res *result.Result) float64 {
-	if res.Elapsed <= 0 {
+// flowThroughput is one flow's throughput: transactions per second, or for
+// streams 10^6 bits/s of what its receiver counted (the server's count of
+// its connection when known, else what was sent).
+func flowThroughput(w spec.Workload, fl *result.Flow) float64 {
+	if fl.Elapsed <= 0 {
 		return 0
 	}
-	if !r.spec.Workload.Stream() {
-		return float64(res.Transactions) / res.Elapsed
+	if !w.Stream() {
+		return float64(fl.Transactions) / fl.Elapsed
 	}
-	bytes := res.BytesSent
+	bytes := fl.BytesSent
 	switch {
-	case r.spec.Workload == spec.TCPMaerts:
-		bytes = res.BytesReceived
-	case res.Remote != nil:
-		bytes = res.Remote.BytesReceived
+	case w == spec.TCPMaerts:
+		bytes = fl.BytesReceived
+	case fl.Remote != nil:
+		bytes = fl.Remote.BytesReceived
 	}
-	return float64(bytes) * 8 / 1e6 / res.Elapsed
+	return float64(bytes) * 8 / 1e6 / fl.Elapsed
+}
+
+// throughput is netperf's figure over the measured interval, summed over
+// the flows as the figures of N netperfs are: transactions per second for
+// RR tests; for streams 10^6 bits/s of what the receivers counted (for
+// UDP_STREAM, whose server counts every flow on one socket, what the
+// server received over the longest flow's interval; else, once the
+// server's results are in, its count of each connection; before that or
+// without a control connection, what was sent, as netperf -N assumes).
+func (r *run) throughput(res *result.Result) float64 {
+	if r.spec.Workload == spec.UDPStream && res.Remote != nil {
+		if res.Elapsed <= 0 {
+			return 0
+		}
+		return float64(res.Remote.BytesReceived) * 8 / 1e6 / res.Elapsed
+	}
+	if r.spec.Workload == spec.TCPStream && res.Remote != nil && len(res.Flows) == 1 && res.Flows[0].Remote == nil {
+		// A server that did not say which connection was which.
+		res.Flows[0].Remote = &result.FlowRemote{BytesReceived: res.Remote.BytesReceived}
+	}
+	total := 0.0
+	for _, fl := range res.Flows {
+		fl.Throughput = flowThroughput(r.spec.Workload, fl)
+		total += fl.Throughput
+	}
+	return total
 }
 
 // config is the options in force, with what the kernel and the server
@@ -108,6 +205,12 @@ func (r *run) config(w *worker) result.Config {
 		RecvBufferRequest:       s.RecvBuffer,
 		RemoteSendBufferRequest: s.RemoteSendBuffer,
 		RemoteRecvBufferRequest: s.RemoteRecvBuffer,
+		Flows:                   s.FlowCount(),
+		Multiplexed:             w.mux != nil,
+		Client:                  r.opt.ClientName,
+	}
+	if pr := s.LocalPortRange; pr != nil {
+		cfg.LocalPorts = []int{pr.Lo, pr.Hi}
 	}
 	if s.NoControl {
 		cfg.Port = 0
@@ -119,26 +222,29 @@ func (r *run) config(w *worker) result.Config {
 	if s.Workload.UDP() && s.Workload.RR() {
 		cfg.Timeout = s.Timeout.Seconds()
 	}
-	switch {
-	case w.stream != nil:
-		cfg.SendSize, cfg.RecvSize = w.stream.SendSize, r.ready.RecvSize
-	case w.udps != nil:
-		cfg.SendSize, cfg.RecvSize = w.udps.SendSize, r.ready.RecvSize
-	case w.maerts != nil:
-		cfg.SendSize, cfg.RecvSize = r.ready.SendSize, w.maerts.RecvSize
+	if len(w.flows) > 0 {
+		switch f := w.flows[0]; {
+		case f.stream != nil:
+			cfg.SendSize, cfg.RecvSize = f.stream.SendSize, r.ready.RecvSize
+		case f.udps != nil:
+			cfg.SendSize, cfg.RecvSize = f.udps.SendSize, r.ready.RecvSize
+		case f.maerts != nil:
+			cfg.SendSize, cfg.RecvSize = r.ready.SendSize, f.maerts.RecvSize
+		}
 	}
 	cfg.LocalSendBuffer, cfg.LocalRecvBuffer = w.granted.Send, w.granted.Recv
 	return cfg
 }
 
 func familyName(w *worker) string {
-	if w.peer.Addr().Is4() {
+	if len(w.flows) == 0 || w.flows[0].peer.Addr().Is4() {
 		return "inet"
 	}
 	return "inet6"
 }
 
-// addRemote puts the server's counts into the result.
+// addRemote puts the server's counts into the result, and each
+// connection's counts into its flow.
 func (r *run) addRemote(res *result.Result, rr *proto.Results) {
 	rem := &result.Remote{
 		Transactions:  rr.Transactions,
@@ -157,6 +263,20 @@ func (r *run) addRemote(res *result.Result, rr *proto.Results) {
 		rem.Peers = append(rem.Peers, p.Addr)
 	}
 	res.Remote = rem
+	byPeer := map[string]*proto.ConnCounts{}
+	for i := range rr.Conns {
+		byPeer[rr.Conns[i].Peer] = &rr.Conns[i]
+	}
+	connTest := r.spec.Workload != spec.TCPCRR && !r.spec.Workload.UDP()
+	for i, fl := range res.Flows {
+		if !connTest || r.w == nil || i >= len(r.w.flows) {
+			break
+		}
+		if c := byPeer[r.w.flows[i].local.String()]; c != nil {
+			fl.Remote = &result.FlowRemote{Transactions: c.Transactions, BytesSent: c.BytesSent, BytesReceived: c.BytesReceived,
+				RecvCalls: c.RecvCalls, SendCalls: c.SendCalls}
+		}
+	}
 	res.Config.RemoteCPUAffinity = rr.Affinity
 	r.remoteCPU = rr.CPU
 	r.remoteFastOpen = rr.FastOpenAccepted

@@ -36,7 +36,34 @@ type Options struct {
 	// Token is the secret to prove to servers that ask for one, and to ask
 	// every server to prove; if nil, $NETSCRIPT_TOKEN (auth.LoadToken).
 	Token auth.Token
+	// ClientName, set by a daemon that runs the client side for a script
+	// (client=), is reported as result.config.client.
+	ClientName string
+	// Gate, if set, releases this test together with others (parallel()):
+	// the test arrives once it is set up and starts at the instant the
+	// gate gives.
+	Gate Gate
 }
+
+// Gate releases several tests into their measured intervals together.
+type Gate interface {
+	// Arrive is called by a test that is set up (data connections open,
+	// threads parked, the server told to start) and returns the instant
+	// its measured interval begins. lead is the least time the test needs
+	// between the release and that instant (0: the gate's own). It returns
+	// early with an error if ctx ends.
+	Arrive(ctx context.Context, lead time.Duration) (time.Time, error)
+}
+
+// startLead is how far ahead of now the flows of one test are told to
+// start: time for the parked threads to wake and wait for the instant.
+func startLead(threads int) time.Duration {
+	return 2*time.Millisecond + time.Duration(threads)*50*time.Microsecond
+}
+
+// maxResultsFrame bounds the server's Results message, which carries a line
+// per connection for a test of many flows.
+const maxResultsFrame = 16 << 20
 
 // controlTimeout bounds each control exchange outside the measured interval.
 const controlTimeout = 10 * time.Second
@@ -113,6 +140,7 @@ func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok a
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
 	}
 	pc := proto.NewConn(c)
+	pc.MaxFrame = maxResultsFrame
 	if err := pc.Handshake(controlTimeout, false); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("control %s: %w", addr, err)
@@ -138,6 +166,7 @@ type run struct {
 	ctrl  netip.AddrPort
 	ready proto.Ready
 	cpu   cpuRun
+	w     *worker
 
 	remoteCPU      *proto.CPUReport // the server's CPU, from Results
 	remoteFastOpen uint64           // connections whose SYN data the server took
@@ -161,6 +190,12 @@ func (r *run) setupMessage() proto.Setup {
 		CPUUtil:      s.CPUUtil,
 		CPU:          s.RemoteCPU,
 	}
+	if n := s.FlowCount(); n > 1 {
+		m.Flows = n
+	}
+	if len(s.DataPorts) > 0 {
+		m.DataPorts, m.DataPort = s.DataPorts, 0
+	}
 	if !s.Workload.RR() {
 		m.Request, m.Response = 0, 0
 	}
@@ -180,32 +215,36 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	if err := r.pc.Expect(proto.TypeReady, &r.ready, controlTimeout); err != nil {
 		return nil, setupError(err)
 	}
-	data := netip.AddrPortFrom(r.ctrl.Addr(), uint16(r.ready.DataPort))
-	w, err := newWorker(&r.spec, data)
+	w, err := newWorker(&r.spec, r.ctrl.Addr(), r.ready.DataPort)
 	if err != nil {
 		return nil, err
 	}
 	defer w.close()
-	release := r.opt.Threads.Acquire(1)
+	r.w = w
+	release := r.opt.Threads.Acquire(w.threads())
 	defer release()
 
-	// Start: the server takes its snapshot, then the loop begins.
+	// Start: the server takes its snapshot, then the loops begin.
 	if err := r.pc.Send(proto.TypeStart, proto.Start{}, controlTimeout); err != nil {
 		return nil, err
 	}
 	if err := r.pc.Expect(proto.TypeStarted, &proto.Started{}, controlTimeout); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
+	t0, err := r.startTime(ctx, w)
+	if err != nil {
+		return nil, err
+	}
 	msgs := make(chan message, 1)
 	go func() {
 		t, p, err := r.pc.Recv(0)
 		msgs <- message{t, p, err}
 	}()
-	ctrlErr := r.measure(ctx, w, msgs)
+	ctrlErr := r.measure(ctx, w, msgs, t0)
 	w.finish(drainTimeout)
 
 	res := r.build(w)
-	testErr := w.loop().Err
+	testErr := w.firstErr()
 	if ctrlErr != nil {
 		r.figures(res, w)
 		return res, &TestError{Err: ctrlErr, Partial: res}
@@ -214,11 +253,10 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		r.figures(res, w)
 		return res, &TestError{Err: err, Partial: res}
 	}
-	if w.maerts != nil {
+	if w.kind == spec.TCPMaerts {
 		// The server stops sending on Stop and closes; what it sent after
 		// the interval is read here, so the two ends' counts add up.
-		w.maerts.Drain(drainTimeout)
-		res.Drained = w.maerts.Result.Drained
+		res.Drained = w.drainMaerts(drainTimeout)
 	}
 	var m message
 	select {
@@ -255,6 +293,24 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	return res, nil
 }
 
+// startTime is the instant the test's measured interval begins: the
+// gate's, a moment ahead for several flows (so every parked thread is
+// awake and waiting for it), or zero for one flow (its thread starts when
+// it wakes).
+func (r *run) startTime(ctx context.Context, w *worker) (time.Time, error) {
+	if r.opt.Gate != nil {
+		t0, err := r.opt.Gate.Arrive(ctx, startLead(w.threads()))
+		if err != nil {
+			return time.Time{}, err
+		}
+		return t0, nil
+	}
+	if len(w.flows) > 1 {
+		return time.Now().Add(startLead(w.threads())), nil
+	}
+	return time.Time{}, nil
+}
+
 // setupError explains a refused Setup; a refusal that names an option
 // (the server checks remote_cpu against its own CPUs) becomes an
 // OptionError for it.
@@ -270,28 +326,40 @@ func setupError(err error) error {
 	return fmt.Errorf("set-up: %w", err)
 }
 
-// measure runs the measured interval: it starts the loop (and the CPU
-// measurement, progress and interim watchers) and waits for the loop to end
-// or for a control message that says the session broke (msgs may be nil
-// without a control connection). It returns that message's error.
-func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message) error {
-	l := w.loop()
-	if r.opt.Progress != nil || r.opt.Interim != nil {
-		l.Live = &workload.Live{}
+// measure runs the measured interval: it releases the flows to start at
+// t0 (and starts the CPU measurement, progress and interim watchers) and
+// waits for the loops to end or for a control message that says the
+// session broke (msgs may be nil without a control connection). It returns
+// that message's error.
+func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 time.Time) error {
+	var lives []*workload.Live
+	var ivs []*workload.Interim
+	for _, f := range w.flows {
+		l := f.loop()
+		if l == nil {
+			continue // multiplexed flows publish nothing while they run
+		}
+		if r.opt.Progress != nil || r.opt.Interim != nil {
+			l.Live = &workload.Live{}
+			lives = append(lives, l.Live)
+		}
+		if l.Interim != nil {
+			ivs = append(ivs, l.Interim)
+		}
 	}
-	// The watchers end with the loop; measure waits for them, so no
+	// The watchers end with the loops; measure waits for them, so no
 	// callback comes after Run has returned.
 	var watchers sync.WaitGroup
 	defer watchers.Wait()
-	if r.opt.Progress != nil {
+	if r.opt.Progress != nil && len(lives) > 0 {
 		base := Progress{Test: r.spec.Workload.String(), Brand: r.spec.Brand, Total: r.spec.Duration, Units: r.units()}
-		watchers.Go(func() { watch(l.Live, base, r.spec.Workload.Stream(), w.done, r.opt.Progress) })
+		watchers.Go(func() { watch(lives, base, r.spec.Workload.Stream(), w.done, r.opt.Progress) })
 	}
-	if r.opt.Interim != nil && l.Interim != nil {
-		watchers.Go(func() { watchInterim(l.Interim, r.interimBase(), w.done, r.opt.Interim) })
+	if r.opt.Interim != nil && len(ivs) > 0 {
+		watchers.Go(func() { watchInterim(ivs, r.interimBase(), w.done, r.opt.Interim) })
 	}
 	r.cpu.begin(r.spec.CPUUtil)
-	w.start()
+	w.startAt(t0)
 	stopOnCancel := context.AfterFunc(ctx, func() { w.stop.Store(true) })
 	defer stopOnCancel()
 	var ctrlErr error

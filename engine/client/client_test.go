@@ -1,4 +1,4 @@
-package client
+package client_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/client"
 	"netscript/engine/server"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
@@ -37,9 +38,9 @@ func TestCancel(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(300*time.Millisecond, cancel)
 		start := time.Now()
-		res, err := Run(ctx, s, Options{Threads: th})
+		res, err := client.Run(ctx, s, client.Options{Threads: th})
 		took := time.Since(start)
-		var te *TestError
+		var te *client.TestError
 		if !errors.As(err, &te) || !errors.Is(err, context.Canceled) {
 			t.Fatalf("%v: got %v, want a TestError wrapping context.Canceled", w, err)
 		}
@@ -65,9 +66,9 @@ func TestProgress(t *testing.T) {
 	s := spec.Default(spec.TCPRR)
 	s.Host, s.Port = ap.Addr().String(), int(ap.Port())
 	s.Duration = 700 * time.Millisecond
-	var got []Progress
+	var got []client.Progress
 	var mu sync.Mutex
-	res, err := Run(context.Background(), s, Options{Threads: th, Progress: func(p Progress) {
+	res, err := client.Run(context.Background(), s, client.Options{Threads: th, Progress: func(p client.Progress) {
 		mu.Lock()
 		got = append(got, p)
 		mu.Unlock()
@@ -109,7 +110,7 @@ func TestCancelStreams(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(300*time.Millisecond, cancel)
 		start := time.Now()
-		res, err := Run(ctx, s, Options{Threads: th})
+		res, err := client.Run(ctx, s, client.Options{Threads: th})
 		took := time.Since(start)
 		if !errors.Is(err, context.Canceled) || res == nil || res.Remote == nil {
 			t.Fatalf("%v: got %v, result %+v", w, err, res)

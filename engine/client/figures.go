@@ -10,7 +10,24 @@ import (
 	"netscript/engine/cpu"
 	"netscript/engine/result"
 	"netscript/engine/spec"
+	"netscript/engine/workload"
 )
+
+// portNote explains connects that failed for want of a source port:
+// TCP_CRR opens a connection per transaction and the kernel (or the port
+// walk) ran out of free ports for the 4-tuple.
+func portNote(s *spec.Spec, errs map[string]uint64) string {
+	n := errs["EADDRNOTAVAIL"] + errs["EADDRINUSE"]
+	msg := fmt.Sprintf("%d connects failed for want of a free source port (errors EADDRNOTAVAIL, EADDRINUSE) and were retried: "+
+		"each tcp_crr transaction takes a new port, and a port stays taken while its connection (or, on the side that "+
+		"closes first, its TIME_WAIT) lasts", n)
+	if r := s.LocalPortRange; r != nil {
+		msg += fmt.Sprintf("; the walk over local_ports (%d, %d) has %d ports for %d flows", r.Lo, r.Hi, r.Len(), s.FlowCount())
+	} else {
+		msg += "; see net.ipv4.ip_local_port_range, or spread the flows over more source addresses (local=[...])"
+	}
+	return msg
+}
 
 // cpuRun is the client's system-wide CPU measurement over the measured
 // interval (netperf's -c).
@@ -49,11 +66,14 @@ func (c *cpuRun) end() {
 // utilisation and service demand, and the notes that explain them.
 func (r *run) figures(res *result.Result, w *worker) {
 	res.Throughput = r.throughput(res)
-	if w.udps != nil {
+	if w.kind == spec.UDPStream {
 		r.udpFigures(res, w)
 	}
-	if w.crr != nil && r.spec.FastOpen {
+	if w.kind == spec.TCPCRR && r.spec.FastOpen {
 		r.fastOpenFigures(res, w)
+	}
+	if errs := res.Errors; errs["EADDRNOTAVAIL"]+errs["EADDRINUSE"] > 0 && w.kind == spec.TCPCRR {
+		res.Notes = append(res.Notes, portNote(&r.spec, errs))
 	}
 	if r.spec.CPUUtil {
 		r.cpuFigures(res, w)
@@ -70,8 +90,11 @@ func (r *run) figures(res *result.Result, w *worker) {
 // udpFigures fills result.udp: what the client sent and, from the server's
 // count, what arrived and what was lost.
 func (r *run) udpFigures(res *result.Result, w *worker) {
-	c := &w.udps.Result
-	u := &result.UDP{Sent: c.SendCalls, Refused: c.Refused}
+	u := &result.UDP{}
+	for _, f := range w.flows {
+		u.Sent += f.counts().SendCalls
+		u.Refused += f.counts().Refused
+	}
 	if res.Remote != nil {
 		got := res.Remote.RecvCalls
 		lost := int64(u.Sent) - int64(got)
@@ -87,7 +110,16 @@ func (r *run) udpFigures(res *result.Result, w *worker) {
 // fastOpenFigures fills result.fastopen from each connection's TCP_INFO and
 // the server's count, and says in plain words when Fast Open could not work.
 func (r *run) fastOpenFigures(res *result.Result, w *worker) {
-	c := &w.crr.Result.FastOpen
+	var c workload.FastOpenCounts
+	for _, fl := range w.flows {
+		o := &fl.counts().FastOpen
+		c.Attempted += o.Attempted
+		c.Accepted += o.Accepted
+		c.CookieRequests += o.CookieRequests
+		c.NotAcked += o.NotAcked
+		c.SynRetransmitted += o.SynRetransmitted
+		c.Unknown += o.Unknown
+	}
 	f := &result.FastOpen{
 		Attempted: c.Attempted, Accepted: c.Accepted, CookieRequests: c.CookieRequests,
 		Fallbacks: c.NotAcked, SynRetransmits: c.SynRetransmitted, Unknown: c.Unknown,

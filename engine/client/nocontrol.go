@@ -19,24 +19,33 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	if host == "" {
 		host = sock.Loopback(s.Family).String()
 	}
-	data, err := sock.Resolve(ctx, host, s.DataPort, s.Family)
+	port := s.DataPort
+	if len(s.DataPorts) > 0 {
+		port = s.DataPorts[0] // to resolve the host; each flow has its own port
+	}
+	data, err := sock.Resolve(ctx, host, port, s.Family)
 	if err != nil {
 		return nil, &spec.OptionError{Option: "host", Msg: err.Error()}
 	}
 	r := &run{spec: s, opt: opt, ctrl: netip.AddrPortFrom(data.Addr(), 0)}
 	r.spec.Host = host
-	w, err := newWorker(&r.spec, data)
+	w, err := newWorker(&r.spec, data.Addr(), int(data.Port()))
 	if err != nil {
 		return nil, err
 	}
 	defer w.close()
-	release := opt.Threads.Acquire(1)
+	r.w = w
+	release := opt.Threads.Acquire(w.threads())
 	defer release()
-	r.measure(ctx, w, nil)
+	t0, err := r.startTime(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	r.measure(ctx, w, nil, t0)
 	w.finish(drainTimeout)
 	res := r.build(w)
 	r.figures(res, w)
-	if err := w.loop().Err; err != nil {
+	if err := w.firstErr(); err != nil {
 		return res, &TestError{Err: fmt.Errorf("%s: %w", s.Workload.Builtin(), err), Partial: res}
 	}
 	if ctx.Err() != nil {

@@ -21,10 +21,11 @@ type Progress struct {
 // ProgressEvery is how often Options.Progress is called during a test.
 const ProgressEvery = 200 * time.Millisecond
 
-// watch calls report with the loop's published counts every ProgressEvery
-// until done is closed. For streams the throughput is in 10^6 bits/s of the
-// bytes moved, else in transactions per second.
-func watch(live *workload.Live, base Progress, stream bool, done <-chan struct{}, report func(Progress)) {
+// watch calls report with the loops' published counts, summed over the
+// flows, every ProgressEvery until done is closed. For streams the
+// throughput is in 10^6 bits/s of the bytes moved, else in transactions per
+// second.
+func watch(lives []*workload.Live, base Progress, stream bool, done <-chan struct{}, report func(Progress)) {
 	t := time.NewTicker(ProgressEvery)
 	defer t.Stop()
 	for {
@@ -34,9 +35,11 @@ func watch(live *workload.Live, base Progress, stream bool, done <-chan struct{}
 		case <-t.C:
 		}
 		p := base
-		p.Elapsed = time.Duration(live.At.Load())
-		p.Transactions = live.Transactions.Load()
-		p.Bytes = live.Bytes.Load()
+		for _, live := range lives {
+			p.Elapsed = max(p.Elapsed, time.Duration(live.At.Load()))
+			p.Transactions += live.Transactions.Load()
+			p.Bytes += live.Bytes.Load()
+		}
 		if p.Elapsed > 0 {
 			if stream {
 				p.Throughput = float64(p.Bytes) * 8 / 1e6 / p.Elapsed.Seconds()
@@ -69,15 +72,16 @@ func (r *run) interimBase() Interim {
 // interimEvery is how often watchInterim looks for new samples.
 const interimEvery = 50 * time.Millisecond
 
-// watchInterim reports each interim sample the loop publishes, until done
-// is closed (and then the ones taken at the very end).
-func watchInterim(iv *workload.Interim, base Interim, done <-chan struct{}, report func(Interim)) {
+// watchInterim reports each interim sample the loops publish (summed over
+// the flows), until done is closed (and then the ones taken at the very
+// end).
+func watchInterim(ivs []*workload.Interim, base Interim, done <-chan struct{}, report func(Interim)) {
 	t := time.NewTicker(interimEvery)
 	defer t.Stop()
 	start := time.Now()
 	sent := 0
 	flush := func() {
-		ss := iv.Samples()
+		ss := combineSamples(ivs)
 		for ; sent < len(ss); sent++ {
 			p := base
 			p.T, p.Interval, p.Throughput = sampleRate(ss, sent, base.Units)
@@ -114,4 +118,30 @@ func sampleRate(ss []workload.Sample, i int, units string) (t, interval, rate fl
 		return t, d, n * 8 / 1e6 / d
 	}
 	return t, d, n / d
+}
+
+// combineSamples sums the interim samples of several flows: sample k of
+// the result is every flow's sample k (they share one start, so their k-th
+// interval boundaries coincide), at the latest of their times. Only the
+// samples every flow has taken are combined.
+func combineSamples(ivs []*workload.Interim) []workload.Sample {
+	if len(ivs) == 1 {
+		return ivs[0].Samples()
+	}
+	var out []workload.Sample
+	for i, iv := range ivs {
+		ss := iv.Samples()
+		if i == 0 {
+			out = append(out, ss...)
+			continue
+		}
+		if len(ss) < len(out) {
+			out = out[:len(ss)]
+		}
+		for k := range out {
+			out[k].At = max(out[k].At, ss[k].At)
+			out[k].Count += ss[k].Count
+		}
+	}
+	return out
 }

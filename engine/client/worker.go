@@ -9,34 +9,56 @@ import (
 	"golang.org/x/sys/unix"
 
 	"netscript/engine/cpu"
-	"netscript/engine/hist"
+	"netscript/engine/mux"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
 )
 
-// worker is the client's data path for one test: its sockets, its loop and
-// the OS thread that runs the loop.
+// worker is the client's data path for one test: the flows' sockets and
+// loops, and the threads that run them. With a few flows each flow has a
+// locked thread of its own; a multiplexed tcp_rr or tcp_crr (more than
+// spec.ThreadedFlows flows) runs its flows on a few epoll threads instead.
+// Either way every thread is created, bound and parked before the measured
+// interval, and all flows are released to one start instant.
 type worker struct {
 	kind    spec.Workload
-	fd      int // the data socket; -1 for TCP_CRR
-	rr      *workload.RR
-	crr     *workload.CRR
-	udp     *workload.UDPRR
-	stream  *workload.Stream
-	maerts  *workload.Maerts
-	udps    *workload.UDPStream
+	flows   []*flow
+	mux     *mux.Runner // multiplexed flows, or nil
+	mflows  []*mux.Flow
 	stop    atomic.Bool
-	ready   chan error // the thread is bound and parked, or why not
 	begin   chan struct{}
-	done    chan struct{}
-	local   netip.AddrPort
-	peer    netip.AddrPort
+	start   time.Time // the common start; zero: each thread takes the time it wakes (one flow, no gate)
+	began   bool
+	done    chan struct{} // closed once every flow has finished
 	granted sock.Buffers
 	cpu     *int
-	rate    float64
+	fine    bool // fine timer slack on the flows' threads (pacing, a common start)
 
-	// Set by the thread before done is closed.
+	// Set before done is closed.
+	affinity   []int
+	threadTime time.Duration
+}
+
+// flow is one flow of a test: its socket and its loop (exactly one of the
+// loop pointers is set), or its mux.Flow.
+type flow struct {
+	index    int
+	fd       int // the data socket; -1 for TCP_CRR
+	rr       *workload.RR
+	crr      *workload.CRR
+	udp      *workload.UDPRR
+	stream   *workload.Stream
+	maerts   *workload.Maerts
+	udps     *workload.UDPStream
+	m        *mux.Flow
+	local    netip.AddrPort
+	peer     netip.AddrPort
+	dataPort int
+
+	ready      chan error
+	done       chan struct{}
+	running    bool // its thread was started
 	affinity   []int
 	threadTime time.Duration
 }
@@ -48,269 +70,221 @@ func familyOf(a netip.Addr) int {
 	return unix.AF_INET6
 }
 
-// localAddr is the source address and port a test asked for, or an invalid
-// AddrPort if it asked for neither.
-func localAddr(s *spec.Spec, remote netip.Addr) (netip.AddrPort, error) {
-	if s.Local == "" && s.LocalPort == 0 {
-		return netip.AddrPort{}, nil
-	}
-	var ip netip.Addr
-	if s.Local != "" {
-		var err error
-		ip, err = netip.ParseAddr(s.Local)
-		if err != nil {
-			return netip.AddrPort{}, &spec.OptionError{Option: "local", Msg: "not an IP address: " + s.Local}
-		}
-		ip = ip.Unmap()
-		if ip.Is4() != remote.Is4() {
-			return netip.AddrPort{}, &spec.OptionError{Option: "local",
-				Msg: "address " + s.Local + " is not of the server's family (" + remote.String() + ")"}
-		}
-	} else if remote.Is4() {
-		ip = netip.IPv4Unspecified()
-	} else {
-		ip = netip.IPv6Unspecified()
-	}
-	return netip.AddrPortFrom(ip, uint16(s.LocalPort)), nil
-}
-
-// newWorker opens the data sockets (outside the measured interval) and
-// parks a locked thread, bound to its CPU if one was asked for, that will
-// run the loop once start is called.
-func newWorker(s *spec.Spec, data netip.AddrPort) (*worker, error) {
-	w := &worker{kind: s.Workload, fd: -1, cpu: s.CPU, rate: s.Rate,
-		ready: make(chan error, 1), begin: make(chan struct{}), done: make(chan struct{})}
-	local, err := localAddr(s, data.Addr())
-	if err != nil {
-		return nil, err
-	}
-	loop := workload.Loop{Limits: workload.Limits{Duration: s.Duration, Transactions: s.Transactions}, Stop: &w.stop}
-	if s.Workload.RR() {
-		loop.Hist = hist.New()
-	}
-	if s.Workload != spec.TCPMaerts { // TCP_MAERTS's sends are the server's to pace
-		loop.Pace = workload.NewPacer(s.Rate)
-	}
-	if s.Interval > 0 {
-		loop.Interim = workload.NewInterim(s.Interval, s.Duration)
-	}
-	if err := w.open(s, data, local, loop); err != nil {
-		return nil, err
-	}
-	if w.fd >= 0 {
-		w.local = sock.LocalAddr(w.fd)
-		w.peer = sock.PeerAddr(w.fd)
-	}
-	go w.run()
-	if err := <-w.ready; err != nil {
-		w.close()
-		return nil, &spec.OptionError{Option: "cpu", Msg: err.Error()}
-	}
-	return w, nil
-}
-
-// open makes the data socket(s) and the loop of the workload.
-func (w *worker) open(s *spec.Spec, data netip.AddrPort, local netip.AddrPort, loop workload.Loop) error {
-	fam := familyOf(data.Addr())
-	remote := sock.NewAddr(data)
-	opts := sock.Options{NoDelay: s.NoDelay, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}
-	switch s.Workload {
-	case spec.TCPRR, spec.TCPStream, spec.TCPMaerts:
-		fd, err := sock.Open(fam, unix.SOCK_STREAM, opts, local)
-		if err != nil {
-			return localErr(err, s)
-		}
-		// What the kernel granted at creation, as netperf reports it (the
-		// autotuned sizes of a connected socket grow as it runs).
-		g := sock.Granted(fd)
-		w.granted = g
-		if err := sock.Dial(fd, remote, s.ConnectTimeout); err != nil {
-			sock.Close(fd)
-			return err
-		}
-		w.fd = fd
-		switch s.Workload {
-		case spec.TCPRR:
-			w.rr = &workload.RR{Loop: loop, FD: fd, Request: s.Request, Response: s.Response, Burst: s.Burst}
-			w.rr.Prepare()
-		case spec.TCPStream:
-			size := s.SendSize
-			if size == 0 {
-				size = spec.DefaultSendSize(s.Workload, g.Send)
-			}
-			w.stream = &workload.Stream{Loop: loop, FD: fd, SendSize: size, Bytes: s.Bytes, Drain: streamDrain}
-			w.stream.Prepare()
-		case spec.TCPMaerts:
-			size := s.RecvSize
-			if size == 0 {
-				size = spec.DefaultRecvSize(s.Workload, g.Recv)
-			}
-			w.maerts = &workload.Maerts{Loop: loop, FD: fd, RecvSize: size, Bytes: s.Bytes}
-			w.maerts.Prepare()
-		}
-	case spec.UDPRR, spec.UDPStream:
-		fd, err := sock.Open(fam, unix.SOCK_DGRAM, opts, local)
-		if err != nil {
-			return localErr(err, s)
-		}
-		if en := sock.Connect(fd, remote); en != 0 {
-			sock.Close(fd)
-			return &sock.OpError{Op: "connect", Addr: remote.String(), Err: en}
-		}
-		w.fd = fd
-		w.granted = sock.Granted(fd)
-		if s.Workload == spec.UDPRR {
-			w.udp = &workload.UDPRR{Loop: loop, FD: fd, Request: s.Request, Response: s.Response, Burst: s.Burst, Timeout: s.Timeout}
-			if err := w.udp.Prepare(); err != nil {
-				sock.Close(fd)
-				return err
-			}
-			break
-		}
-		if err := sock.RecvErr(fd, fam); err != nil {
-			sock.Close(fd)
-			return err
-		}
-		size := s.SendSize
-		if size == 0 {
-			size = spec.DefaultSendSize(s.Workload, w.granted.Send)
-		}
-		w.udps = &workload.UDPStream{Loop: loop, FD: fd, SendSize: size, Bytes: s.Bytes}
-		w.udps.Prepare()
-	case spec.TCPCRR:
-		w.crr = &workload.CRR{Loop: loop, Remote: remote, NoDelay: s.NoDelay, Request: s.Request, Response: s.Response,
-			FastOpen: s.FastOpen, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}
-		// A socket made like the test's connections says what the kernel
-		// grants them and, with `local`, that the address can be bound, so
-		// a bad one fails now and not as a count of errors.
-		probeLocal := netip.AddrPort{}
-		if local.IsValid() {
-			probeLocal = netip.AddrPortFrom(local.Addr(), 0)
-		}
-		fd, err := sock.Open(fam, unix.SOCK_STREAM, sock.Options{ReuseAddr: true, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}, probeLocal)
-		if err != nil {
-			return localErr(err, s)
-		}
-		w.granted = sock.Granted(fd)
-		sock.Close(fd)
-		if local.IsValid() {
-			w.crr.Local = sock.NewAddr(local)
-		}
-		w.crr.Prepare()
-		w.local = local
-		w.peer = data
+// loop returns the shared part of whichever loop the flow runs (nil for a
+// multiplexed flow).
+func (f *flow) loop() *workload.Loop {
+	switch {
+	case f.rr != nil:
+		return &f.rr.Loop
+	case f.crr != nil:
+		return &f.crr.Loop
+	case f.stream != nil:
+		return &f.stream.Loop
+	case f.maerts != nil:
+		return &f.maerts.Loop
+	case f.udps != nil:
+		return &f.udps.Loop
+	case f.udp != nil:
+		return &f.udp.Loop
 	}
 	return nil
 }
 
-// streamDrain bounds how long TCP_STREAM waits for the server to read what
-// is in flight and close.
-const streamDrain = 10 * time.Second
-
-// localErr names the `local` option when binding the source address failed.
-func localErr(err error, s *spec.Spec) error {
-	if s.Local != "" || s.LocalPort != 0 {
-		return &spec.OptionError{Option: "local", Msg: err.Error()}
+// counts returns what the flow counted.
+func (f *flow) counts() *workload.Counts {
+	if f.m != nil {
+		return &f.m.Result
 	}
-	return err
+	return &f.loop().Result
 }
 
-// loop returns the shared part of whichever loop the worker runs.
-func (w *worker) loop() *workload.Loop {
-	switch {
-	case w.rr != nil:
-		return &w.rr.Loop
-	case w.crr != nil:
-		return &w.crr.Loop
-	case w.stream != nil:
-		return &w.stream.Loop
-	case w.maerts != nil:
-		return &w.maerts.Loop
-	case w.udps != nil:
-		return &w.udps.Loop
+// firstErr returns why the first flow that ended early did, naming the
+// flow when the test has several, or nil.
+func (w *worker) firstErr() error {
+	for _, f := range w.flows {
+		if err := f.err(); err != nil {
+			if len(w.flows) > 1 {
+				return &spec.FlowError{Flow: f.index, Flows: len(w.flows), Err: err}
+			}
+			return err
+		}
 	}
-	return &w.udp.Loop
+	return nil
 }
 
-// run is the data-path thread: it binds itself, parks until start, and runs
-// the loop, measuring its own CPU time.
-func (w *worker) run() {
+// err returns why the flow ended early, or nil.
+func (f *flow) err() error {
+	if f.m != nil {
+		return f.m.Err
+	}
+	return f.loop().Err
+}
+
+// threads is how many data-path threads the worker runs.
+func (w *worker) threads() int {
+	if w.mux != nil {
+		return muxThreads(len(w.mflows))
+	}
+	return len(w.flows)
+}
+
+// muxThreads is how many epoll threads run a multiplexed test's flows: one
+// per CPU, at most 8.
+func muxThreads(flows int) int { return max(1, min(runtime.NumCPU(), 8, flows)) }
+
+// run is a flow's data-path thread: it binds itself, parks until start,
+// waits for the common start instant and runs the loop, measuring its own
+// CPU time.
+func (w *worker) run(f *flow) {
 	runtime.LockOSThread() // never unlocked: the thread ends with the test, and its binding with it
-	defer close(w.done)
+	defer close(f.done)
 	if w.cpu != nil {
 		if err := cpu.Bind(*w.cpu); err != nil {
-			w.ready <- err
+			f.ready <- err
 			return
 		}
 	}
-	w.affinity, _ = cpu.Affinity()
-	if w.rate > 0 {
+	f.affinity, _ = cpu.Affinity()
+	if w.fine {
 		sock.FineTimers() // best effort: sleeps wake on time
 	}
-	w.ready <- nil
+	f.ready <- nil
 	<-w.begin
 	if w.stop.Load() {
 		return
 	}
+	l := f.loop()
+	if w.start.IsZero() {
+		l.Start = time.Now()
+	} else {
+		workload.WaitUntil(w.start, w.stop.Load)
+		l.Start = w.start
+	}
 	t0, err := cpu.ThreadTime()
-	w.loop().Start = time.Now()
 	switch {
-	case w.rr != nil:
-		w.rr.Run()
-	case w.crr != nil:
-		w.crr.Run()
-	case w.stream != nil:
-		w.stream.Run()
-	case w.maerts != nil:
-		w.maerts.Run()
-	case w.udps != nil:
-		w.udps.Run()
+	case f.rr != nil:
+		f.rr.Run()
+	case f.crr != nil:
+		f.crr.Run()
+	case f.stream != nil:
+		f.stream.Run()
+	case f.maerts != nil:
+		f.maerts.Run()
+	case f.udps != nil:
+		f.udps.Run()
 	default:
-		w.udp.Run()
+		f.udp.Run()
 	}
 	if t1, err1 := cpu.ThreadTime(); err == nil && err1 == nil {
-		w.threadTime = t1.Sub(t0).Total()
+		f.threadTime = t1.Sub(t0).Total()
 	}
 }
 
-// start releases the parked thread into the measured interval.
-func (w *worker) start() { w.begin <- struct{}{} }
-
-// finish ends the data connection after the loop: TCP_RR half-closes and
-// drains until the server closes, so the server answers and counts every
-// request that was sent.
-func (w *worker) finish(timeout time.Duration) {
-	if w.fd < 0 || w.kind != spec.TCPRR {
+// startAt releases every flow into the measured interval, measured from t0
+// (zero: a single flow takes the time its thread wakes). A goroutine closes
+// w.done once every flow has finished.
+func (w *worker) startAt(t0 time.Time) {
+	w.start = t0
+	w.began = true
+	if w.mux != nil {
+		if t0.IsZero() {
+			w.start = time.Now()
+		}
+		w.mux.Start(w.start)
+		go func() {
+			w.mux.Wait()
+			w.threadTime = w.mux.CPUTime()
+			w.affinity = w.mux.Affinity()
+			close(w.done)
+		}()
 		return
 	}
-	unix.Shutdown(w.fd, unix.SHUT_WR)
+	close(w.begin)
+	go func() {
+		for _, f := range w.flows {
+			<-f.done
+			w.threadTime += f.threadTime
+		}
+		if len(w.flows) > 0 {
+			w.affinity = w.flows[0].affinity
+		}
+		if w.start.IsZero() && len(w.flows) > 0 {
+			w.start = w.flows[0].loop().Start
+		}
+		close(w.done)
+	}()
+}
+
+// finish ends the data connections after the loops: TCP_RR half-closes
+// every flow and drains each until the server closes, so the server answers
+// and counts every request that was sent.
+func (w *worker) finish(timeout time.Duration) {
+	if w.kind != spec.TCPRR {
+		return
+	}
+	var fds []int
+	for _, f := range w.flows {
+		if f.fd >= 0 {
+			fds = append(fds, f.fd)
+		}
+	}
+	for _, fd := range fds {
+		if w.mux != nil {
+			sock.SetNonblock(fd, false) // the socket keeps its Tick timeouts
+		}
+		unix.Shutdown(fd, unix.SHUT_WR)
+	}
 	buf := make([]byte, 64<<10)
 	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		n, err := unix.Read(w.fd, buf)
-		if err == unix.EAGAIN || err == unix.EINTR {
-			continue
-		}
-		if err != nil || n == 0 {
-			return
+	for _, fd := range fds {
+		for time.Now().Before(deadline) {
+			n, err := unix.Read(fd, buf)
+			if err == unix.EAGAIN || err == unix.EINTR {
+				continue
+			}
+			if err != nil || n == 0 {
+				break
+			}
 		}
 	}
 }
 
-// close frees the sockets and, if the loop never started, its thread.
-func (w *worker) close() {
-	select {
-	case <-w.done:
-	default:
-		w.stop.Store(true)
-		select {
-		case <-w.done:
-		case w.begin <- struct{}{}: // never started: let it see stop and end
-			<-w.done
+// drainMaerts reads what the server still sends on every TCP_MAERTS flow
+// after the interval, until it closes or timeout passes.
+func (w *worker) drainMaerts(timeout time.Duration) uint64 {
+	var n uint64
+	deadline := time.Now().Add(timeout)
+	for _, f := range w.flows {
+		if f.maerts != nil {
+			f.maerts.Drain(max(time.Until(deadline), time.Millisecond))
+			n += f.maerts.Result.Drained
 		}
 	}
-	if w.fd >= 0 {
-		unix.Close(w.fd)
-		w.fd = -1
+	return n
+}
+
+// close frees the sockets and, if the loops never started, their threads.
+func (w *worker) close() {
+	if !w.began {
+		w.stop.Store(true)
+		w.began = true
+		if w.mux != nil {
+			w.mux.Abort()
+		} else {
+			close(w.begin)
+			for _, f := range w.flows {
+				if f.running {
+					<-f.done
+				}
+			}
+		}
+	} else {
+		<-w.done
+	}
+	for _, f := range w.flows {
+		if f.fd >= 0 {
+			unix.Close(f.fd)
+			f.fd = -1
+		}
 	}
 }

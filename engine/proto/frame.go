@@ -47,6 +47,11 @@ var typeNames = map[Type]string{
 	TypeError: "Error", TypeSetup: "Setup", TypeReady: "Ready", TypeStart: "Start",
 	TypeStarted: "Started", TypeStop: "Stop", TypeResults: "Results",
 	TypeChallenge: "Challenge", TypeAuth: "Auth", TypeProof: "Proof",
+	TypeRunClient:    "RunClient",
+	TypeClientReady:  "ClientReady",
+	TypeSync:         "Sync",
+	TypeGo:           "Go",
+	TypeClientResult: "ClientResult",
 }
 
 // String names the type ("Setup"), or gives its number if unknown.

@@ -1,5 +1,7 @@
 package proto
 
+import "encoding/json"
+
 // Setup asks the server to prepare the server side of one test.
 type Setup struct {
 	Test         string `json:"test"`                   // "TCP_RR", "TCP_CRR", "UDP_RR", ...
@@ -21,6 +23,14 @@ type Setup struct {
 	FastOpen bool    `json:"fastopen,omitempty"`  // TCP_CRR: TCP_FASTOPEN on the listener
 	CPUUtil  bool    `json:"cpu_util,omitempty"`  // measure the server's CPU between Start and Stop
 	CPU      *int    `json:"cpu,omitempty"`       // bind the server's data-path thread to this CPU
+
+	// Flows is how many connections (UDP: flows) the test opens; 0 or 1
+	// is one. TCP tests accept that many connections on their endpoint(s).
+	Flows int `json:"flows,omitempty"`
+	// DataPorts, if set, is each flow's data port (one per flow, each
+	// 1-65535): the server opens one endpoint per distinct port, each
+	// serving the flows sent to it, and DataPort is unused.
+	DataPorts []int `json:"data_ports,omitempty"`
 }
 
 // Buffers are socket buffer sizes the kernel granted.
@@ -82,6 +92,19 @@ type Results struct {
 	FastOpenAccepted uint64     `json:"fastopen_accepted,omitempty"`
 	CPU              *CPUReport `json:"cpu,omitempty"`      // with Setup.CPUUtil
 	Affinity         []int      `json:"affinity,omitempty"` // the CPUs the data-path thread could run on
+	// Conns are the counts of each accepted connection of a TCP_RR or
+	// stream test, so the client can match them to its flows.
+	Conns []ConnCounts `json:"conns,omitempty"`
+}
+
+// ConnCounts is what the server counted on one connection.
+type ConnCounts struct {
+	Peer          string `json:"peer"` // the client's address and port
+	Transactions  uint64 `json:"transactions,omitempty"`
+	BytesSent     uint64 `json:"bytes_sent,omitempty"`
+	BytesReceived uint64 `json:"bytes_received,omitempty"`
+	SendCalls     uint64 `json:"send_calls,omitempty"`
+	RecvCalls     uint64 `json:"recv_calls,omitempty"`
 }
 
 // CPUReport is what the server's side of a test cost in CPU between Start
@@ -102,3 +125,47 @@ type Error struct {
 type RemoteError struct{ Message string }
 
 func (e *RemoteError) Error() string { return "server: " + e.Message }
+
+// The messages of a test whose client side runs on a daemon (client=): a
+// script sends RunClient to daemon A; A sets the test up toward server B,
+// answers ClientReady, echoes each Sync (so the script learns the round
+// trip to A), starts the measured interval DelayNs after Go arrives, and
+// sends ClientResult. Stop from the script during the test ends it early.
+const (
+	TypeRunClient    Type = 8
+	TypeClientReady  Type = 9
+	TypeSync         Type = 10
+	TypeGo           Type = 11
+	TypeClientResult Type = 12
+)
+
+// RunClient asks a daemon to run the client side of a test.
+type RunClient struct {
+	// Spec is the test, a JSON-encoded spec.Spec whose Host is the server
+	// as the daemon reaches it.
+	Spec json.RawMessage `json:"spec"`
+}
+
+// ClientReady says the daemon's client side is set up (data connections
+// open, threads parked) and waits for Go.
+type ClientReady struct{}
+
+// Sync is answered with the same Sync at once.
+type Sync struct {
+	Seq int `json:"seq"`
+}
+
+// Go starts the measured interval DelayNs after the daemon receives it.
+type Go struct {
+	DelayNs int64 `json:"delay_ns"`
+}
+
+// ClientResult is the outcome of a test run by a daemon's client side.
+type ClientResult struct {
+	Result    json.RawMessage `json:"result"`               // a result.Result
+	Hist      []byte          `json:"hist,omitempty"`       // the merged latency histogram (hist's binary form)
+	FlowHists [][]byte        `json:"flow_hists,omitempty"` // each flow's histogram
+	// Error, if set, says why the test was cut short after it started;
+	// Result is what it measured until then.
+	Error string `json:"error,omitempty"`
+}

@@ -74,6 +74,8 @@ func (s *Server) session(c net.Conn) {
 	switch typ {
 	case proto.TypeSetup:
 		s.runTest(pc, peer, payload)
+	case proto.TypeRunClient: // the client side of a test, for a script (remote.go)
+		s.runClient(pc, peer, payload)
 	default:
 		s.refuse(pc, peer, &proto.UnexpectedError{Want: proto.TypeSetup, Got: typ})
 	}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,25 +24,30 @@ import (
 // room (netperf uses 5).
 const fastOpenQueue = 1024
 
-// test is the server side of one test: its data endpoint and the thread
-// that serves it.
+// test is the server side of one test: its data endpoints and the threads
+// that serve them.
 type test struct {
 	w        spec.Workload
 	setup    *proto.Setup
-	fd       int // the data listener (TCP) or socket (UDP)
-	port     int
+	eps      []*endpoint // one per distinct data port; most tests have one
+	port     int         // the first endpoint's port, for Ready
+	flows    int
 	buffers  proto.Buffers
 	sendSize int // TCP_MAERTS
 	recvSize int // TCP_STREAM, UDP_STREAM
 	stopped  atomic.Bool
 	done     chan struct{}
-	counts   workload.ServerCounts
-	err      error
+	accepted chan struct{} // closed once every flow's connection is in (at once for tests without)
 	started  time.Time
+	threads  *workload.Threads
 	release  func()
 	check    func() error // TCP_CRR: the --max-conn-rate bucket (session.go)
 
-	// Set by the serving thread before done is closed.
+	// Set by the serving threads (under mu) before done is closed.
+	mu         sync.Mutex
+	counts     workload.ServerCounts
+	conns      []proto.ConnCounts // TCP_RR and streams: each connection's counts
+	err        error
 	affinity   []int
 	threadTime time.Duration
 
@@ -50,38 +55,30 @@ type test struct {
 	cpuErr   error
 }
 
-// newTest opens the data endpoint on the control connection's local
-// address and starts the thread that serves it.
+// endpoint is one data port of a test and how many flows come to it.
+type endpoint struct {
+	fd    int
+	port  int
+	flows int
+}
+
+// newTest opens the data endpoints on the control connection's local
+// address and starts the threads that serve them.
 func (s *Server) newTest(w spec.Workload, m *proto.Setup, local netip.Addr) (*test, error) {
-	family := unix.AF_INET
-	if local.Is6() {
-		family = unix.AF_INET6
-	}
-	typ := unix.SOCK_STREAM
-	if w.UDP() {
-		typ = unix.SOCK_DGRAM
-	}
-	opts := sock.Options{NoDelay: m.NoDelay, SendBuffer: m.SendBuffer, RecvBuffer: m.RecvBuffer, ReuseAddr: true}
-	bindTo := netip.AddrPortFrom(local, uint16(m.DataPort))
-	fd, err := sock.Open(family, typ, opts, bindTo)
+	eps, flows, err := s.plan(w, m)
 	if err != nil {
-		return nil, fmt.Errorf("data endpoint: %w", err)
+		return nil, err
 	}
-	if m.FastOpen {
-		if err := sock.ListenFastOpen(fd, fastOpenQueue); err != nil {
-			sock.Close(fd)
-			return nil, fmt.Errorf("data endpoint %s: %w", bindTo, err)
+	t := &test{w: w, setup: m, eps: eps, flows: flows, done: make(chan struct{}), accepted: make(chan struct{}),
+		threads: s.cfg.Threads, check: s.connRate(w)}
+	for _, ep := range eps {
+		if err := t.open(ep, local); err != nil {
+			t.closeEndpoints()
+			return nil, err
 		}
 	}
-	if typ == unix.SOCK_STREAM {
-		if err := unix.Listen(fd, 1024); err != nil {
-			sock.Close(fd)
-			return nil, fmt.Errorf("data endpoint: listen %s: %w", bindTo, err)
-		}
-	}
-	t := &test{w: w, setup: m, fd: fd, done: make(chan struct{}), check: s.connRate(w)}
-	t.port = int(sock.LocalAddr(fd).Port())
-	g := sock.Granted(fd)
+	t.port = eps[0].port
+	g := sock.Granted(eps[0].fd)
 	t.buffers = proto.Buffers{Send: g.Send, Recv: g.Recv}
 	t.sendSize, t.recvSize = m.SendSize, m.RecvSize
 	if t.sendSize == 0 {
@@ -90,97 +87,111 @@ func (s *Server) newTest(w spec.Workload, m *proto.Setup, local netip.Addr) (*te
 	if t.recvSize == 0 {
 		t.recvSize = spec.DefaultRecvSize(w, g.Recv)
 	}
-	t.release = s.cfg.Threads.Acquire(1)
+	t.release = s.cfg.Threads.Acquire(t.threadCount())
 	go t.serve()
 	return t, nil
 }
 
-// serve is the data-path thread of the test.
-func (t *test) serve() {
-	runtime.LockOSThread() // never unlocked: the thread ends with the test, and its binding with it
-	defer close(t.done)
+// plan checks the flows of a Setup and lays out its endpoints: one per
+// distinct port of DataPorts, in order, or one at DataPort.
+func (s *Server) plan(w spec.Workload, m *proto.Setup) ([]*endpoint, int, error) {
+	flows := max(m.Flows, 1)
+	if m.Flows < 0 || flows > spec.MaxFlows {
+		return nil, 0, fmt.Errorf("flows %d out of range 1-%d", m.Flows, spec.MaxFlows)
+	}
+	if flows > spec.MaxThreadFlows && w != spec.TCPRR && w != spec.TCPCRR {
+		return nil, 0, fmt.Errorf("flows: at most %d for %s, got %d", spec.MaxThreadFlows, w, flows)
+	}
+	if m.DataPorts == nil {
+		return []*endpoint{{fd: -1, port: m.DataPort, flows: flows}}, flows, nil
+	}
+	if len(m.DataPorts) != flows {
+		return nil, 0, fmt.Errorf("data ports: %d for %d flows", len(m.DataPorts), flows)
+	}
+	var eps []*endpoint
+	byPort := map[int]*endpoint{}
+	for _, p := range m.DataPorts {
+		if p < 1 || p > 65535 {
+			return nil, 0, fmt.Errorf("data port %d out of range 1-65535", p)
+		}
+		if err := s.lim.Port(p); err != nil {
+			return nil, 0, err
+		}
+		ep := byPort[p]
+		if ep == nil {
+			ep = &endpoint{fd: -1, port: p}
+			byPort[p] = ep
+			eps = append(eps, ep)
+		}
+		ep.flows++
+	}
+	return eps, flows, nil
+}
+
+// open makes one data endpoint: a listener (TCP) or a socket (UDP).
+func (t *test) open(ep *endpoint, local netip.Addr) error {
 	m := t.setup
-	if m.CPU != nil {
-		if err := cpu.Bind(*m.CPU); err != nil {
-			t.err = fmt.Errorf("remote_cpu: %w", err)
-			return
+	family := unix.AF_INET
+	if local.Is6() {
+		family = unix.AF_INET6
+	}
+	typ := unix.SOCK_STREAM
+	if t.w.UDP() {
+		typ = unix.SOCK_DGRAM
+	}
+	if typ == unix.SOCK_STREAM && t.w != spec.TCPCRR {
+		if err := workload.NeedFDs(ep.flows+1, fmt.Sprintf("%d flows", ep.flows)); err != nil {
+			return err
 		}
 	}
-	t.affinity, _ = cpu.Affinity()
-	if m.CPUUtil {
-		t0, err := cpu.ThreadTime()
-		defer func() {
-			if t1, err1 := cpu.ThreadTime(); err == nil && err1 == nil {
-				t.threadTime = t1.Sub(t0).Total()
-			}
-		}()
+	opts := sock.Options{NoDelay: m.NoDelay, SendBuffer: m.SendBuffer, RecvBuffer: m.RecvBuffer, ReuseAddr: true}
+	bindTo := netip.AddrPortFrom(local, uint16(ep.port))
+	fd, err := sock.Open(family, typ, opts, bindTo)
+	if err != nil {
+		return fmt.Errorf("data endpoint: %w", err)
 	}
-	switch t.w {
-	case spec.TCPRR, spec.TCPStream, spec.TCPMaerts:
-		fd := t.acceptOne()
-		if fd < 0 {
-			return
+	if m.FastOpen {
+		if err := sock.ListenFastOpen(fd, fastOpenQueue); err != nil {
+			sock.Close(fd)
+			return fmt.Errorf("data endpoint %s: %w", bindTo, err)
 		}
-		defer sock.Close(fd)
-		t.serveConn(fd)
-	case spec.TCPCRR:
-		srv := &workload.CRRServer{LFD: t.fd, Request: m.Request, Response: m.Response, FastOpen: m.FastOpen, Stop: &t.stopped, Check: t.check}
-		srv.Run()
-		t.counts, t.err = srv.Counts, srv.Err
-	case spec.UDPRR:
-		srv := &workload.UDPRRServer{FD: t.fd, Response: m.Response, Stop: &t.stopped}
-		srv.Run()
-		t.counts, t.err = srv.Counts, srv.Err
-	case spec.UDPStream:
-		srv := &workload.UDPSink{FD: t.fd, RecvSize: t.recvSize, Stop: &t.stopped}
-		srv.Run()
-		t.counts, t.err = srv.Counts, srv.Err
+	}
+	if typ == unix.SOCK_STREAM {
+		// Room for every flow's connection at once (the kernel caps it at
+		// net.core.somaxconn).
+		if err := unix.Listen(fd, max(1024, ep.flows)); err != nil {
+			sock.Close(fd)
+			return fmt.Errorf("data endpoint: listen %s: %w", bindTo, err)
+		}
+	}
+	ep.fd = fd
+	ep.port = int(sock.LocalAddr(fd).Port())
+	return nil
+}
+
+// closeEndpoints closes the endpoints that are open.
+func (t *test) closeEndpoints() {
+	for _, ep := range t.eps {
+		if ep.fd >= 0 {
+			sock.Close(ep.fd)
+			ep.fd = -1
+		}
 	}
 }
 
-// acceptOne waits for the test's one data connection; it returns -1 if the
-// test is stopped first or accept fails.
-func (t *test) acceptOne() int {
-	var peer sock.Addr
-	for !t.stopped.Load() {
-		fd, en := sock.Accept(t.fd, &peer)
-		if en == 0 {
-			t.counts.Accepts++
-			t.counts.Peers.Add(peer.AddrPort().Addr())
-			return fd
-		}
-		if en != unix.EAGAIN && en != unix.EINTR && en != unix.ECONNABORTED {
-			t.err = fmt.Errorf("accept: %w", en)
-			return -1
-		}
-	}
-	return -1
-}
+// acceptWait bounds how long Start waits for the flows' connections to be
+// accepted (the client has opened them all before it sends Start).
+const acceptWait = 5 * time.Second
 
-// serveConn runs the loop of a one-connection test on fd.
-func (t *test) serveConn(fd int) {
-	m := t.setup
-	var c workload.ServerCounts
-	switch t.w {
-	case spec.TCPRR:
-		srv := &workload.RRServer{FD: fd, Request: m.Request, Response: m.Response, Burst: m.Burst, Stop: &t.stopped}
-		srv.Run()
-		c, t.err = srv.Counts, srv.Err
-	case spec.TCPStream:
-		srv := &workload.StreamSink{FD: fd, RecvSize: t.recvSize, Stop: &t.stopped}
-		srv.Run()
-		c, t.err = srv.Counts, srv.Err
-	case spec.TCPMaerts:
-		srv := &workload.MaertsSource{FD: fd, SendSize: t.sendSize, Bytes: m.Bytes, Pace: workload.NewPacer(m.Rate), Stop: &t.stopped}
-		srv.Run()
-		c, t.err = srv.Counts, srv.Err
-	}
-	c.Accepts, c.Peers = t.counts.Accepts, t.counts.Peers
-	t.counts = c
-}
-
-// start marks the beginning of the measured interval.
+// start marks the beginning of the measured interval, once every flow's
+// connection has been accepted, so the flows that start together are all
+// being served.
 func (t *test) start() {
+	select {
+	case <-t.accepted:
+	case <-t.done:
+	case <-time.After(acceptWait):
+	}
 	if t.setup.CPUUtil {
 		t.cpuStart, t.cpuErr = cpu.SystemSnapshot()
 	}
@@ -199,6 +210,8 @@ func (t *test) stop() proto.Results {
 	}
 	t.stopped.Store(true)
 	<-t.done
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	c := &t.counts
 	r := proto.Results{
 		Transactions:     c.Transactions,
@@ -212,6 +225,7 @@ func (t *test) stop() proto.Results {
 		RecvCalls:        c.RecvCalls,
 		FastOpenAccepted: c.FastOpen,
 		Affinity:         t.affinity,
+		Conns:            t.conns,
 	}
 	if t.setup.CPUUtil && t.cpuErr == nil {
 		r.CPU = &proto.CPUReport{Util: util.Percent, NumCPU: util.NumCPU, ThreadNs: int64(t.threadTime), ElapsedNs: int64(elapsed)}
@@ -222,11 +236,11 @@ func (t *test) stop() proto.Results {
 	return r
 }
 
-// close ends the thread if it still runs and frees the endpoint.
+// close ends the threads if they still run and frees the endpoints.
 func (t *test) close() {
 	t.stopped.Store(true)
 	<-t.done
-	sock.Close(t.fd)
+	t.closeEndpoints()
 	t.release()
 }
 

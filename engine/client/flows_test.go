@@ -1,0 +1,332 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"netscript/engine/client"
+	"netscript/engine/result"
+	"netscript/engine/spec"
+	"netscript/engine/workload"
+)
+
+// specFor is a test of w against the server at ap.
+func specFor(w spec.Workload, ap netip.AddrPort) spec.Spec {
+	s := spec.Default(w)
+	s.Host, s.Port = ap.Addr().String(), int(ap.Port())
+	return s
+}
+
+// TestFlowsCount: with transactions=N every flow does N (each flow is one
+// netperf), the server counted each flow's connection exactly, and the top
+// level is their sum with the latency of every transaction.
+func TestFlowsCount(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	for _, n := range []int{3, 16} { // a thread per flow, and epoll threads
+		s := specFor(spec.TCPRR, ap)
+		s.Flows, s.Transactions, s.Duration = n, 200, 0
+		s.Request, s.Response = 100, 300
+		res, err := client.Run(context.Background(), s, client.Options{Threads: th})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Flows) != n || res.Transactions != uint64(200*n) || res.Latency.Count != res.Transactions {
+			t.Fatalf("%d flows: %d flows reported, %d transactions, latency of %d", n, len(res.Flows), res.Transactions, res.Latency.Count)
+		}
+		if res.Config.Flows != n || res.Config.Multiplexed != (n > spec.ThreadedFlows) {
+			t.Errorf("%d flows: config %d flows, multiplexed %v", n, res.Config.Flows, res.Config.Multiplexed)
+		}
+		var sum float64
+		for i, f := range res.Flows {
+			if f.Index != i || f.Transactions != 200 || f.BytesSent != 200*100 || f.BytesReceived != 200*300 || f.Error != "" {
+				t.Errorf("%d flows: flow %d: %+v", n, i, f)
+			}
+			if f.Remote == nil || f.Remote.Transactions != 200 || f.Remote.BytesReceived != 200*100 {
+				t.Errorf("%d flows: flow %d: the server's count of its connection is %+v", n, i, f.Remote)
+			}
+			if f.LocalAddress != "127.0.0.1" || f.LocalPort == 0 || f.First == nil || f.Latency.Count != 200 {
+				t.Errorf("%d flows: flow %d: local %s:%d, first %v", n, i, f.LocalAddress, f.LocalPort, f.First)
+			}
+			sum += f.Throughput
+		}
+		if res.Throughput != sum || res.Remote.Transactions != res.Transactions || res.Remote.Accepts != uint64(n) {
+			t.Errorf("%d flows: throughput %v (flows sum to %v), server %d transactions, %d accepts", n, res.Throughput, sum,
+				res.Remote.Transactions, res.Remote.Accepts)
+		}
+	}
+}
+
+// TestFlowsEveryWorkload: every workload runs several flows in one window;
+// both ends' counts add up per test.
+func TestFlowsEveryWorkload(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
+		s := specFor(w, ap)
+		s.Flows, s.Duration = 3, 200*time.Millisecond
+		if w == spec.UDPStream {
+			s.SendSize, s.Rate = 1000, 2000 // paced: no loss to explain
+		}
+		res, err := client.Run(context.Background(), s, client.Options{Threads: th})
+		if err != nil {
+			t.Fatalf("%v: %v", w, err)
+		}
+		if len(res.Flows) != 3 || res.StartSkew == nil {
+			t.Fatalf("%v: %d flows, skew %v", w, len(res.Flows), res.StartSkew)
+		}
+		for i, f := range res.Flows {
+			if f.Throughput <= 0 || f.Elapsed <= 0 || f.First == nil {
+				t.Errorf("%v: flow %d did nothing: %+v", w, i, f)
+			}
+		}
+		r := res.Remote
+		switch w {
+		case spec.TCPRR, spec.UDPRR:
+			if r.Transactions != res.Transactions+res.Discarded {
+				t.Errorf("%v: server %d, client %d + %d", w, r.Transactions, res.Transactions, res.Discarded)
+			}
+		case spec.TCPCRR:
+			if r.Accepts < res.Transactions || r.Transactions < res.Transactions || len(r.Peers) != 1 {
+				t.Errorf("%v: server %d accepts %d transactions, client %d", w, r.Accepts, r.Transactions, res.Transactions)
+			}
+		case spec.TCPStream:
+			if r.BytesReceived != res.BytesSent || r.Accepts != 3 {
+				t.Errorf("%v: server read %d, client sent %d", w, r.BytesReceived, res.BytesSent)
+			}
+		case spec.TCPMaerts:
+			if r.BytesSent != res.BytesReceived+res.Drained {
+				t.Errorf("%v: server sent %d, client read %d + %d", w, r.BytesSent, res.BytesReceived, res.Drained)
+			}
+		case spec.UDPStream:
+			if res.UDP == nil || res.UDP.Received == nil || *res.UDP.Received != r.RecvCalls || res.UDP.Sent == 0 {
+				t.Errorf("%v: udp %+v", w, res.UDP)
+			}
+		}
+	}
+}
+
+// TestStartSkew: 16 flows of tcp_rr on loopback complete their first
+// transactions within 1 ms of each other. On a shared machine one attempt
+// can be unlucky, so the best of a few counts.
+func TestStartSkew(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	best := time.Hour
+	for try := 0; try < 5 && best >= time.Millisecond; try++ {
+		s := specFor(spec.TCPRR, ap)
+		s.Flows, s.Duration = 16, 100*time.Millisecond
+		res, err := client.Run(context.Background(), s, client.Options{Threads: th})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StartSkew == nil {
+			t.Fatal("no start skew")
+		}
+		skew := time.Duration(*res.StartSkew * 1e9)
+		t.Logf("try %d: start skew %v", try, skew)
+		best = min(best, skew)
+	}
+	if best >= time.Millisecond {
+		t.Errorf("start skew of 16 flows %v, want under 1 ms", best)
+	}
+}
+
+// threadCount is the process's number of OS threads.
+func threadCount() int {
+	ents, _ := os.ReadDir("/proc/self/task")
+	return len(ents)
+}
+
+// TestThousandFlows: 1000 flows of tcp_rr and of tcp_crr run on a few
+// threads, every flow counted, both ends agreeing.
+func TestThousandFlows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2000 sockets")
+	}
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR} {
+		before := threadCount()
+		s := specFor(w, ap)
+		s.Flows, s.Duration = 1000, 500*time.Millisecond
+		res, err := client.Run(context.Background(), s, client.Options{Threads: th})
+		if err != nil {
+			t.Fatalf("%v: %v", w, err)
+		}
+		if grew := threadCount() - before; grew > 40 {
+			t.Errorf("%v: the process grew by %d threads for 1000 flows", w, grew)
+		}
+		idle := 0
+		var sum uint64
+		for _, f := range res.Flows {
+			if f.Transactions == 0 {
+				idle++
+			}
+			sum += f.Transactions
+		}
+		if len(res.Flows) != 1000 || idle > 0 || sum != res.Transactions {
+			t.Errorf("%v: %d flows, %d did nothing; flows sum to %d of %d", w, len(res.Flows), idle, sum, res.Transactions)
+		}
+		if w == spec.TCPRR && res.Remote.Transactions != res.Transactions+res.Discarded {
+			t.Errorf("%v: server %d, client %d + %d", w, res.Remote.Transactions, res.Transactions, res.Discarded)
+		}
+		if w == spec.TCPCRR && res.Remote.Accepts < res.Transactions {
+			t.Errorf("%v: server accepted %d, client counted %d", w, res.Remote.Accepts, res.Transactions)
+		}
+		t.Logf("%v: 1000 flows, %.0f %s, skew %.2f ms, errors %v", w, res.Throughput, res.Units, *res.StartSkew*1e3, res.Errors)
+	}
+}
+
+// openFDs counts the process's open file descriptors.
+func openFDs() int {
+	ents, _ := os.ReadDir("/proc/self/fd")
+	return len(ents)
+}
+
+// settle waits until f() is at most want, for what ends asynchronously
+// (the server side of a test its client gave up on).
+func settle(f func() int, want int) int {
+	deadline := time.Now().Add(3 * time.Second)
+	for f() > want && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return f()
+}
+
+// TestFlowSetupFails: one flow that cannot be set up fails the test with
+// its number and the cause, and leaves no socket or thread behind on
+// either end (the server runs in this process too).
+func TestFlowSetupFails(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	for _, w := range []spec.Workload{spec.TCPRR, spec.UDPRR, spec.TCPCRR, spec.TCPStream} {
+		for _, n := range []int{8, 40} {
+			fds, gs := openFDs(), runtime.NumGoroutine()
+			s := specFor(w, ap)
+			s.Flows, s.Duration = n, time.Second
+			for i := 0; i < n; i++ {
+				s.Locals = append(s.Locals, "127.0.0.1")
+			}
+			s.Locals[5] = "198.18.0.99" // on no interface here
+			_, err := client.Run(context.Background(), s, client.Options{Threads: th})
+			var fe *spec.FlowError
+			if !errors.As(err, &fe) || fe.Flow != 5 || !strings.Contains(err.Error(), "flow 5 of") ||
+				!strings.Contains(err.Error(), "198.18.0.99") {
+				t.Fatalf("%v, %d flows: %v", w, n, err)
+			}
+			if got := settle(openFDs, fds); got > fds {
+				t.Errorf("%v, %d flows: %d descriptors open after, %d before", w, n, got, fds)
+			}
+			// Every data-path thread is a goroutine locked to it, so one
+			// left behind is a goroutine left behind. (The OS thread
+			// count is no witness: the runtime keeps idle threads.)
+			if got := settle(runtime.NumGoroutine, gs); got > gs {
+				t.Errorf("%v, %d flows: %d goroutines after, %d before", w, n, got, gs)
+			}
+		}
+	}
+}
+
+// gate releases a fixed number of tests together.
+type gate struct {
+	mu    sync.Mutex
+	n     int
+	start chan time.Time
+}
+
+func (g *gate) Arrive(ctx context.Context, lead time.Duration) (time.Time, error) {
+	g.mu.Lock()
+	g.n--
+	if g.n == 0 {
+		t0 := time.Now().Add(lead + 5*time.Millisecond)
+		for i := 0; i < cap(g.start); i++ {
+			g.start <- t0
+		}
+	}
+	g.mu.Unlock()
+	select {
+	case t0 := <-g.start:
+		return t0, nil
+	case <-ctx.Done():
+		return time.Time{}, ctx.Err()
+	}
+}
+
+// TestGate: tests that share a gate start at one instant.
+func TestGate(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	g := &gate{n: 3, start: make(chan time.Time, 3)}
+	var wg sync.WaitGroup
+	res := make([]*result.Result, 3)
+	for i, w := range []spec.Workload{spec.TCPStream, spec.TCPRR, spec.UDPRR} {
+		wg.Go(func() {
+			s := specFor(w, ap)
+			s.Duration = 200 * time.Millisecond
+			r, err := client.Run(context.Background(), s, client.Options{Threads: th, Gate: g})
+			if err != nil {
+				t.Error(err)
+			}
+			res[i] = r
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if res[0].Start == 0 || res[0].Start != res[1].Start || res[1].Start != res[2].Start {
+		t.Errorf("starts %v %v %v, want one", res[0].Start, res[1].Start, res[2].Start)
+	}
+}
+
+// freePorts returns n TCP and UDP ports free on 127.0.0.1 just now.
+func freePorts(t *testing.T, n int) []int {
+	t.Helper()
+	var out []int
+	for len(out) < n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if u, err := net.ListenPacket("udp", fmt.Sprintf("127.0.0.1:%d", p)); err == nil {
+			u.Close()
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestDataPorts: a list of data ports gives each flow its server port; the
+// server opens one endpoint per distinct port, and each flow went where it
+// was told.
+func TestDataPorts(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream} {
+		p := freePorts(t, 2)
+		s := specFor(w, ap)
+		s.Flows, s.Duration = 4, 100*time.Millisecond
+		s.DataPorts = []int{p[0], p[1], p[0], p[1]}
+		res, err := client.Run(context.Background(), s, client.Options{Threads: th})
+		if err != nil {
+			t.Fatalf("%v: %v", w, err)
+		}
+		for i, f := range res.Flows {
+			if f.DataPort != s.DataPorts[i] || f.Throughput <= 0 {
+				t.Errorf("%v: flow %d went to port %d (want %d), throughput %v", w, i, f.DataPort, s.DataPorts[i], f.Throughput)
+			}
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"netscript/engine/client"
+	"netscript/engine/result"
+	"netscript/engine/spec"
+	"netscript/engine/workload"
+)
+
+// TestRemoteClient: a daemon runs the client side toward another server
+// and sends the whole result back, histograms included, so results
+// aggregate exactly; a stop from the script ends it early with what it
+// measured.
+func TestRemoteClient(t *testing.T) {
+	th := &workload.Threads{}
+	a, b := startServer(t, th), startServer(t, th)
+	s := specFor(spec.TCPRR, b)
+	s.Client = a.String()
+	s.Flows, s.Transactions, s.Duration = 3, 300, 0
+	res, err := client.RunRemote(context.Background(), s, client.Options{Threads: th})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Transactions != 900 || res.Hist == nil || res.Hist.Count() != 900 || len(res.Flows) != 3 {
+		t.Fatalf("%d transactions, histogram %v, %d flows", res.Transactions, res.Hist, len(res.Flows))
+	}
+	for i, f := range res.Flows {
+		if f.Hist == nil || f.Hist.Count() != 300 || f.Remote == nil || f.Remote.Transactions != 300 {
+			t.Errorf("flow %d: histogram %v, remote %+v", i, f.Hist, f.Remote)
+		}
+	}
+	if res.Config.Client != a.String() || res.Remote == nil || res.Remote.Transactions != 900 {
+		t.Errorf("config.client %q, remote %+v", res.Config.Client, res.Remote)
+	}
+	agg, err := result.Aggregate([]*result.Result{res, res})
+	if err != nil || agg.Latency.Count != 1800 {
+		t.Errorf("aggregate: %v %+v", err, agg.Latency)
+	}
+
+	// Cancelled: the daemon stops its test and sends what it measured.
+	s = specFor(spec.TCPRR, b)
+	s.Client, s.Duration = a.String(), 30*time.Second
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	res, err = client.RunRemote(ctx, s, client.Options{Threads: th})
+	var te *client.TestError
+	if !errors.As(err, &te) || res == nil || res.Transactions == 0 {
+		t.Fatalf("cancelled: %v, %+v", err, res)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("a cancelled remote test took %v to end", took)
+	}
+}
+
+// TestRemoteClientBad: a daemon that is not there, a test the daemon
+// refuses, and a test that fails on the daemon are errors that name the
+// daemon and the cause.
+func TestRemoteClientBad(t *testing.T) {
+	th := &workload.Threads{}
+	a, b := startServer(t, th), startServer(t, th)
+	for _, c := range []struct {
+		name string
+		set  func(s *spec.Spec)
+		want string
+	}{
+		{"no daemon there", func(s *spec.Spec) { s.Client = "127.0.0.1:1" }, "client: dial 127.0.0.1:1: connection refused"},
+		{"a bad port", func(s *spec.Spec) { s.Client = "127.0.0.1:99999" }, "client: \"127.0.0.1:99999\": the port must be in 1-65535"},
+		{"set-up fails there", func(s *spec.Spec) { s.Local = "198.18.0.99" },
+			"client " + a.String() + ": tcp_rr: local: bind 198.18.0.99:0: cannot assign requested address"},
+		{"the server is not there", func(s *spec.Spec) { s.Port = 1 }, "client " + a.String() + ": tcp_rr: dial 127.0.0.1:1: connection refused"},
+	} {
+		s := specFor(spec.TCPRR, b)
+		s.Client, s.Duration = a.String(), 100*time.Millisecond
+		c.set(&s)
+		_, err := client.RunRemote(context.Background(), s, client.Options{Threads: th})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"netscript/engine/client"
+	"netscript/engine/proto"
+	"netscript/engine/spec"
+)
+
+// goWait bounds how long a daemon that has set up a script's test waits
+// for the script's Go (the script may be waiting for tests in other
+// branches of a parallel() to be ready).
+const goWait = 60 * time.Second
+
+// runClient runs the client side of a test for a script (the script's
+// client= option): the test is set up toward the server the spec names,
+// the daemon answers ClientReady, echoes the script's Sync messages,
+// starts when Go says, and sends the whole result back, histograms
+// included. A Stop from the script, or its connection closing, ends the
+// test early; what was measured still goes back.
+func (s *Server) runClient(pc *proto.Conn, peer string, payload []byte) {
+	var m proto.RunClient
+	if err := proto.Decode(proto.TypeRunClient, payload, &m); err != nil {
+		s.refuse(pc, peer, err)
+		return
+	}
+	var sp spec.Spec
+	if err := json.Unmarshal(m.Spec, &sp); err != nil {
+		s.refuse(pc, peer, fmt.Errorf("RunClient: the test: %v", err))
+		return
+	}
+	if err := s.checkRemote(&sp); err != nil {
+		s.refuse(pc, peer, err)
+		return
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	g := &remoteGate{pc: pc, goCh: make(chan time.Duration, 1), failed: make(chan error, 1), cancel: cancel}
+	go g.read()
+	opt := client.Options{Threads: s.cfg.Threads, Gate: g, ClientName: pc.Net().LocalAddr().String()}
+	if s.cfg.Token != nil {
+		opt.Token = s.cfg.Token // a mesh of daemons shares one token
+	}
+	res, err := client.Run(ctx, sp, opt)
+	if res == nil {
+		if err == nil {
+			err = errors.New("the test produced no result")
+		}
+		g.send(func() { s.refuse(pc, peer, fmt.Errorf("%s: %w", sp.Workload.Builtin(), err)) })
+		return
+	}
+	var te *client.TestError
+	if errors.As(err, &te) {
+		err = te.Err
+	}
+	cr, eerr := client.EncodeResult(res, err)
+	if eerr != nil {
+		g.send(func() { s.refuse(pc, peer, eerr) })
+		return
+	}
+	g.send(func() {
+		if err := pc.Send(proto.TypeClientResult, cr, s.lim.HandshakeTimeout); err != nil {
+			s.log.Printf("%s: %v", peer, err)
+		}
+	})
+}
+
+// checkRemote checks a test a script asks this daemon to run: it must name
+// its server, not hand the client side on again, and fit the daemon's
+// bounds.
+func (s *Server) checkRemote(sp *spec.Spec) error {
+	if sp.Client != "" {
+		return errors.New("client: a daemon runs the client side itself and does not hand it on (client is set)")
+	}
+	if sp.Host == "" {
+		return errors.New("client: needs host, the server this daemon tests against")
+	}
+	if err := sp.Validate(); err != nil {
+		return err
+	}
+	return s.lim.Duration(sp.Duration)
+}
+
+// remoteGate is the start of a test run for a script: Arrive tells the
+// script the test is ready and waits for its Go. It also reads the
+// script's control connection for the whole test, echoing Sync and ending
+// the test on Stop or when the connection closes.
+type remoteGate struct {
+	pc     *proto.Conn
+	mu     sync.Mutex // one writer at a time
+	goCh   chan time.Duration
+	failed chan error
+	cancel context.CancelFunc
+}
+
+var _ client.Gate = (*remoteGate)(nil)
+
+// send runs fn, which writes to the connection, alone.
+func (g *remoteGate) send(fn func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	fn()
+}
+
+// Arrive says ClientReady and waits for Go; the test starts Go's delay
+// after it arrives.
+func (g *remoteGate) Arrive(ctx context.Context, _ time.Duration) (time.Time, error) {
+	var err error
+	g.send(func() { err = g.pc.Send(proto.TypeClientReady, proto.ClientReady{}, 10*time.Second) })
+	if err != nil {
+		return time.Time{}, err
+	}
+	select {
+	case d := <-g.goCh:
+		return time.Now().Add(d), nil
+	case err := <-g.failed:
+		return time.Time{}, err
+	case <-ctx.Done():
+		return time.Time{}, ctx.Err()
+	case <-time.After(goWait):
+		return time.Time{}, fmt.Errorf("the script did not say Go within %v of the test being ready", goWait)
+	}
+}
+
+// read serves the script's messages until the connection ends.
+func (g *remoteGate) read() {
+	for {
+		t, p, err := g.pc.Recv(0)
+		if err != nil {
+			g.failed <- fmt.Errorf("the script's control connection: %w", err)
+			g.cancel()
+			return
+		}
+		switch t {
+		case proto.TypeSync:
+			var m proto.Sync
+			if proto.Decode(t, p, &m) == nil {
+				g.send(func() { g.pc.Send(proto.TypeSync, m, 10*time.Second) })
+			}
+		case proto.TypeGo:
+			var m proto.Go
+			if err := proto.Decode(t, p, &m); err != nil || m.DelayNs < 0 || m.DelayNs > int64(goWait) {
+				g.failed <- fmt.Errorf("a bad Go message: delay %d ns", m.DelayNs)
+				g.cancel()
+				return
+			}
+			select {
+			case g.goCh <- time.Duration(m.DelayNs):
+			default: // a second Go means nothing
+			}
+		case proto.TypeStop:
+			g.cancel() // the script was interrupted: end the test, send what it measured
+		default:
+			g.failed <- fmt.Errorf("protocol error: unexpected %s from the script", t)
+			g.cancel()
+			return
+		}
+	}
+}
