@@ -151,6 +151,9 @@ func TestToken(t *testing.T) {
 	if s := d.stderr.String(); !strings.Contains(s, "clients must prove they hold the token from "+good) || strings.Contains(s, "anyone") {
 		t.Errorf("the daemon's start line:\n%s", s)
 	}
+	if s := d.stderr.String(); strings.Contains(s, "warning") {
+		t.Errorf("a warning about a token file only its owner can read:\n%s", s)
+	}
 	if s := d.stderr.String(); !strings.Contains(s, "authentication failed") {
 		t.Errorf("the daemon did not log the refusals:\n%s", s)
 	}
@@ -166,6 +169,15 @@ func TestServeBounds(t *testing.T) {
 	}
 	for _, c := range cases {
 		oneLine(t, netscriptEnv(t, 30*time.Second, nil, "-c", fmt.Sprintf(c.code, d.port)), 1, "tcp_rr: ", "server: "+c.want)
+	}
+	// A token file others can read is served, with a warning.
+	open := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(open, []byte("correct horse battery staple"), 0o644)
+	w := startDaemon(t, nil, "--token-file", open)
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	<-w.done
+	if !strings.Contains(w.stderr.String(), "warning: other users can read the token file "+open+" (chmod 600 "+open+")") {
+		t.Errorf("no warning about a readable token file:\n%s", w.stderr.String())
 	}
 	for _, c := range []struct{ flag, value, want string }{
 		{"--max-tests", "0", "netscript serve: --max-tests must be positive"},

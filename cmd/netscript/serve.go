@@ -57,6 +57,9 @@ func serve(args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
 		return exitUsage
 	}
+	if st, err := os.Stat(*tokenFile); err == nil && st.Mode().Perm()&0o077 != 0 {
+		fmt.Fprintf(os.Stderr, "netscript serve: warning: other users can read the token file %s (chmod 600 %s)\n", *tokenFile, *tokenFile)
+	}
 	var logTo io.Writer = os.Stderr
 	if *embeddedFD >= 0 {
 		logTo = io.Discard // the script reports every failure itself
