@@ -194,6 +194,9 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := StatisticsDoc[name]; ok {
 		return d, true
 	}
+	if d, ok := concurrencyDoc[name]; ok {
+		return d, true
+	}
 	if d, ok := StatisticsDoc["stats."+name]; ok {
 		return d, true
 	}
@@ -254,6 +257,8 @@ var builtinParams = map[string][]string{
 	"kv":         {"result", "fields"},
 	"confidence": {"fn", "level", "width", "min", "max", "metric"},
 	"compare":    {"a", "b", "runs", "level", "metric"},
+	"parallel":   {"fns"},
+	"aggregate":  {"results"},
 }
 
 // indexDoc is the line help() gives each builtin of this area.
@@ -263,6 +268,9 @@ var indexDoc = map[string]string{
 	"kv":    "one result as NAME=value lines (netperf -k)",
 	"env":   "this machine: kernel, CPU, the sysctls that move results",
 	"help":  "this list; help(x) documents x",
+
+	"parallel":  "run functions at once; their tests share one start",
+	"aggregate": "combine results of one kind: sums, merged latency",
 }
 
 // helpIndex lists every predeclared name with the first line of its

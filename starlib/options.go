@@ -48,7 +48,7 @@ var options = []option{
 			}
 			return
 		}},
-	{"transactions", rrOnly, "none", "end after this many transactions instead of after a duration (netperf -l -N)",
+	{"transactions", rrOnly, "none", "end after this many transactions (per flow, as each flow is one netperf) instead of after a duration (netperf -l -N)",
 		func(s *spec.Spec, v starlark.Value) error {
 			n, err := toInt(v, 1, math.MaxInt64)
 			s.Transactions = uint64(n)
@@ -62,12 +62,61 @@ var options = []option{
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Burst, err = toInt(v, 0, spec.MaxBurst); return }},
 	{"nodelay", tcpOnly, "False", "TCP_NODELAY on both ends (netperf -D)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.NoDelay, err = toBool(v); return }},
-	{"local", all, "kernel's choice", "source address to bind the data socket(s) to (netperf -- -L)",
-		func(s *spec.Spec, v starlark.Value) (err error) { s.Local, err = toString(v); return }},
-	{"local_port", all, "kernel's choice", "source port to bind (netperf -- -P port,)",
-		func(s *spec.Spec, v starlark.Value) (err error) { s.LocalPort, err = toInt(v, 0, 65535); return }},
-	{"data_port", all, "server's choice", "the server's data port (netperf -- -P ,port)",
-		func(s *spec.Spec, v starlark.Value) (err error) { s.DataPort, err = toInt(v, 0, 65535); return }},
+	{"local", all, "kernel's choice", "source address to bind the data socket(s) to (netperf -- -L); a list gives each flow its own",
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			if l, ok := v.(starlark.Indexable); ok && !isString(v) {
+				s.Locals, err = listOf(l, "an address", toString)
+				return
+			}
+			s.Local, err = toString(v)
+			return
+		}},
+	{"local_port", all, "kernel's choice", "source port to bind (netperf -- -P port,); a list gives each flow its own",
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			if l, ok := v.(starlark.Indexable); ok && !isString(v) {
+				s.LocalPorts, err = listOf(l, "a port", func(v starlark.Value) (int, error) { return toInt(v, 0, 65535) })
+				return
+			}
+			s.LocalPort, err = toInt(v, 0, 65535)
+			return
+		}},
+	{"data_port", all, "server's choice", "the server's data port (netperf -- -P ,port); a list gives each flow its own (the server opens one endpoint per port)",
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			if l, ok := v.(starlark.Indexable); ok && !isString(v) {
+				s.DataPorts, err = listOf(l, "a port", func(v starlark.Value) (int, error) { return toInt(v, 1, 65535) })
+				return
+			}
+			s.DataPort, err = toInt(v, 0, 65535)
+			return
+		}},
+	{"flows", all, "1", fmt.Sprintf("this many connections (UDP: flows) in one test, set up first, started at one instant and "+
+		"measured over the same window, as N netperfs started together (up to %d for tcp_rr and tcp_crr, %d for the others); "+
+		"transactions, bytes and rate then apply to each flow; result.flows has each flow's figures", spec.MaxFlows, spec.MaxThreadFlows),
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			s.Flows, err = toInt(v, math.MinInt32, math.MaxInt32)
+			return
+		}},
+	{"local_ports", crrOnly, "kernel's choice", "(lo, hi): walk source ports as netperf's TCP_CRR does: each flow starts at its own place " +
+		"in the range, binds the next port for every connection and skips a port still in use (counted in result.errors)",
+		func(s *spec.Spec, v starlark.Value) error {
+			l, ok := v.(starlark.Indexable)
+			if !ok || isString(v) || l.Len() != 2 {
+				return fmt.Errorf("want (lo, hi), two ports, got %s", v.Type())
+			}
+			lo, err := toInt(l.Index(0), math.MinInt32, math.MaxInt32)
+			if err != nil {
+				return err
+			}
+			hi, err := toInt(l.Index(1), math.MinInt32, math.MaxInt32)
+			if err != nil {
+				return err
+			}
+			s.LocalPortRange = &spec.PortRange{Lo: lo, Hi: hi}
+			return nil
+		}},
+	{"client", all, "this process", "the control address (\"host\" or \"host:port\") of a `netscript serve` that runs the client side " +
+		"toward host and sends the result back, so one script drives tests between other machines",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Client, err = toString(v); return }},
 	{"family", all, "\"auto\"", "\"inet\", \"inet6\" or \"auto\" (netperf -4, -6)",
 		func(s *spec.Spec, v starlark.Value) error {
 			str, err := toString(v)
@@ -155,6 +204,8 @@ var whyNot = map[string]string{
 	"send_size": "it applies only to stream tests; request/response tests have request and response",
 	"recv_size": "it applies only to stream tests; request/response tests have request and response",
 	"bytes":     "it applies only to stream tests; request/response tests end by transactions",
+	"local_ports": "it applies only to tcp_crr, which opens a connection per transaction; " +
+		"give the other tests' flows their ports with a list for local_port",
 }
 
 // toByteCount reads a byte count: a positive int, or a string with a K, M,
@@ -309,6 +360,29 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// isString reports whether v is a string (which is also Indexable).
+func isString(v starlark.Value) bool {
+	_, ok := v.(starlark.String)
+	return ok
+}
+
+// listOf reads a list (or tuple) of values with conv; an error names the
+// element.
+func listOf[T any](l starlark.Indexable, what string, conv func(starlark.Value) (T, error)) ([]T, error) {
+	if l.Len() == 0 {
+		return nil, fmt.Errorf("an empty list: give %s per flow", what)
+	}
+	out := make([]T, l.Len())
+	for i := range out {
+		x, err := conv(l.Index(i))
+		if err != nil {
+			return nil, fmt.Errorf("[%d]: %v", i, err)
+		}
+		out[i] = x
+	}
+	return out, nil
 }
 
 func toString(v starlark.Value) (string, error) {

@@ -409,6 +409,13 @@ func outFormat(field string, v starlark.Value, none string) (outCell, error) {
 		sort.Strings(parts)
 		return outCell{text: strings.Join(parts, " "), quoted: true}, nil
 	case *starlark.List:
+		if x.Len() > 0 {
+			if _, ok := x.Index(0).(starlark.HasAttrs); ok {
+				// A list of records (result.flows): its length; a table
+				// of them is table(r.flows).
+				return outCell{text: fmt.Sprint(x.Len()), number: true}, nil
+			}
+		}
 		var parts []string
 		for i := 0; i < x.Len(); i++ {
 			c, err := outFormat(field, x.Index(i), none)

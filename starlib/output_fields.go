@@ -86,6 +86,7 @@ func tableDefaults(rows []starlark.Value) []string {
 	if anyMeasured(rows, "local_cpu") {
 		fields = append(fields, cpuFields...)
 	}
+	fields = withFlows(rows, fields)
 	if anyNonEmpty(rows, "brand") {
 		// The brand labels the row; a block that does not fit repeats it.
 		fields = append([]string{"brand"}, fields...)
@@ -114,6 +115,9 @@ func recordDefaults(rows []starlark.Value) []string {
 	if anyMeasured(rows, "local_cpu") {
 		fields = append(fields, append(cpuFields, "sd_units")...)
 	}
+	if hasFlows(rows) {
+		fields = append(withFlows(rows, fields), "start_skew")
+	}
 	if anyNonEmpty(rows, "errors") {
 		fields = append(fields, "errors")
 	}
@@ -128,6 +132,27 @@ func anyMeasured(rows []starlark.Value, field string) bool {
 		}
 	}
 	return false
+}
+
+// hasFlows reports whether some row is a test of several flows.
+func hasFlows(rows []starlark.Value) bool {
+	for _, r := range rows {
+		if v, err := Field(r, "config.flows"); err == nil {
+			if n, ok := Number(v); ok && n > 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withFlows puts config.flows after test when some row has several flows:
+// its throughput is then the sum over that many connections.
+func withFlows(rows []starlark.Value, fields []string) []string {
+	if !hasFlows(rows) || len(fields) == 0 || fields[0] != "test" {
+		return fields
+	}
+	return append([]string{"test", "config.flows"}, fields[1:]...)
 }
 
 // presentFields keeps the fields the first row has.

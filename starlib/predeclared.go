@@ -14,6 +14,7 @@ func Predeclared() starlark.StringDict {
 	addStatistics(d)
 	addOutput(d)
 	addLibs(d)
+	addConcurrency(d)
 	return d
 }
 

@@ -31,7 +31,16 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env), Interim: interimOf(env)}
+	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env), Interim: interimOf(env), Gate: gateOf(th)}
+	if s.Client != "" {
+		// A daemon runs the client side: nothing runs here but the
+		// conversation with it.
+		opt.Progress, opt.Interim = nil, nil
+		res, err := client.RunRemote(ctxOf(th), s, opt)
+		env.resultMade(res, err)
+		warn(env, s.Workload, res)
+		return res, err
+	}
 	if s.Host == "" && !s.NoControl {
 		ap, err := env.Embedded(s.Family)
 		if err != nil {
@@ -89,6 +98,12 @@ func Summary(r *result.Result) string {
 	}
 	if errs > 0 {
 		s += fmt.Sprintf(", %d errors", errs)
+	}
+	if n := len(r.Flows); n > 1 {
+		s += fmt.Sprintf(", %d flows", n)
+		if r.StartSkew != nil {
+			s += fmt.Sprintf(", start skew %.0fus", *r.StartSkew*1e6)
+		}
 	}
 	return s + ")>"
 }
