@@ -117,6 +117,10 @@ func TestBadSetupIsRefusedWithAReason(t *testing.T) {
 			"server: receive buffer 536870912 bytes exceeds this server's limit of 268435456 bytes (netscript serve --max-buffer)"},
 		{proto.Setup{Test: "UDP_RR", Request: 1, Response: 1, DataPort: 80},
 			"server: data port 80 exceeds this server's limit of 1024-65535 (netscript serve --data-ports)"},
+		{proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, Flows: 2000},
+			"server: flows 2000 exceeds this server's limit of 1024 (netscript serve --max-flows)"},
+		{proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, Flows: 2, DataPorts: []int{40000, 22}},
+			"server: data port 22 exceeds this server's limit of 1024-65535 (netscript serve --data-ports)"},
 	}
 	srv := server.New(server.Config{Version: "test", Threads: th})
 	defer srv.Close()

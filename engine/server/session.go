@@ -220,6 +220,7 @@ func checkSetup(l *limits.Limits, m *proto.Setup) (spec.Workload, error) {
 		bounded("receive buffer", "max-buffer", int64(m.RecvBuffer), 0, spec.MaxBuffer, int64(l.MaxBuffer)),
 		checkDuration(l, m.DurationNs),
 		checkPort(l, m.DataPort),
+		checkFlows(l, m),
 		checkOther(w, m),
 	)
 	for _, err := range checks {
@@ -264,6 +265,26 @@ func checkPort(l *limits.Limits, port int) error {
 		return fmt.Errorf("data port %d out of range", port)
 	}
 	return l.Port(port)
+}
+
+// checkFlows checks the number of flows against --max-flows (and the
+// protocol's bound) and each flow's data port against --data-ports.
+func checkFlows(l *limits.Limits, m *proto.Setup) error {
+	if m.Flows < 0 || m.Flows > spec.MaxFlows {
+		return fmt.Errorf("flows %d out of range 1-%d", m.Flows, spec.MaxFlows)
+	}
+	if m.Flows > l.MaxFlows {
+		return &limits.Exceeded{What: "flows", Got: strconv.Itoa(m.Flows), Limit: strconv.Itoa(l.MaxFlows), Flag: "max-flows"}
+	}
+	if len(m.DataPorts) > max(m.Flows, 1) {
+		return fmt.Errorf("data ports: %d for %d flows", len(m.DataPorts), max(m.Flows, 1))
+	}
+	for _, p := range m.DataPorts {
+		if err := checkPort(l, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkOther checks the values no operator setting bounds.

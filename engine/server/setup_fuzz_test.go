@@ -43,9 +43,20 @@ func FuzzSetup(f *testing.F) {
 			m.Rate < 0 || m.Rate > spec.MaxRate || m.SendBuffer < 0 || m.SendBuffer > lim.MaxBuffer ||
 			m.RecvBuffer < 0 || m.RecvBuffer > lim.MaxBuffer || m.DurationNs < 0 || m.DurationNs > int64(lim.MaxDuration) ||
 			(m.DataPort != 0 && (m.DataPort < lim.DataPorts.Lo || m.DataPort > lim.DataPorts.Hi)) ||
+			m.Flows < 0 || m.Flows > lim.MaxFlows || !portsIn(m.DataPorts, lim.DataPorts) ||
 			(w.RR() && (m.Request < 1 || m.Request > max || m.Response < 1 || m.Response > max)) ||
 			(m.CPU != nil && *m.CPU < 0) || (m.FastOpen && w != spec.TCPCRR) {
 			t.Fatalf("accepted out-of-bounds setup %+v", m)
 		}
 	})
+}
+
+// portsIn reports whether every port is in r.
+func portsIn(ports []int, r limits.PortRange) bool {
+	for _, p := range ports {
+		if p < r.Lo || p > r.Hi {
+			return false
+		}
+	}
+	return true
 }
