@@ -122,6 +122,11 @@ func TestCorpus(t *testing.T) {
 		"array":           dec(TypeSetup, `[1,2,3]`),
 		"nested":          dec(TypeResults, `{"errors":{"a":{"b":[[[[]]]]}}}`),
 		"unknown_message": dec(Type(99), `{"x":1}`),
+		"run_client":      dec(TypeRunClient, `{"spec":{"Workload":1,"Host":"127.0.0.1","Duration":1000000000}}`),
+		"client_ready":    dec(TypeClientReady, `{}`),
+		"sync":            dec(TypeSync, `{"seq":3}`),
+		"go":              dec(TypeGo, `{"delay_ns":5000000}`),
+		"client_result":   dec(TypeClientResult, `{"result":{"test":"TCP_RR"},"hist":"AAEC","flow_hists":["AA=="],"error":""}`),
 	})
 	checkCorpus(t, "FuzzAuthServer", map[string][]any{
 		"auth":           {frameOf(TypeAuth, Auth{Nonce: nonceB, MAC: nonceA})},

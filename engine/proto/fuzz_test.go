@@ -34,6 +34,16 @@ func messageFor(t Type) any {
 		return &Auth{}
 	case TypeProof:
 		return &Proof{}
+	case TypeRunClient:
+		return &RunClient{}
+	case TypeClientReady:
+		return &ClientReady{}
+	case TypeSync:
+		return &Sync{}
+	case TypeGo:
+		return &Go{}
+	case TypeClientResult:
+		return &ClientResult{}
 	}
 	return &map[string]any{}
 }

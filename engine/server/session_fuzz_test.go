@@ -2,12 +2,14 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net"
 	"testing"
 	"time"
 
 	"netscript/engine/proto"
+	"netscript/engine/spec"
 	"netscript/engine/workload"
 )
 
@@ -32,6 +34,11 @@ func FuzzSession(f *testing.F) {
 	s := New(Config{Version: "fuzz", Threads: &workload.Threads{}, Grace: time.Millisecond})
 	defer s.Close()
 	f.Fuzz(func(t *testing.T, in []byte) {
+		// A first request of RunClient makes the daemon dial whatever host
+		// it names: never from a fuzzer (FuzzRunClient covers its checks).
+		if at := proto.PreambleSize + 4; len(in) > at && proto.Type(in[at]) == proto.TypeRunClient {
+			return
+		}
 		s.pending.Add(1) // as the accept loop does
 		c := &script{bytes.NewReader(in)}
 		s.session(c)
@@ -49,4 +56,29 @@ func conversation(setup proto.Setup, more ...proto.Type) []byte {
 		b, _ = proto.AppendFrame(b, t, struct{}{})
 	}
 	return b
+}
+
+// FuzzRunClient feeds hostile RunClient payloads to the decoding and the
+// checks a daemon applies before it runs a test's client side for a
+// script: never a panic, and whatever passes names a server, does not hand
+// the client side on, and fits the daemon's duration bound.
+func FuzzRunClient(f *testing.F) {
+	s := New(Config{Version: "fuzz", Threads: &workload.Threads{}})
+	defer s.Close()
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		var m proto.RunClient
+		if proto.Decode(proto.TypeRunClient, payload, &m) != nil {
+			return
+		}
+		var sp spec.Spec
+		if json.Unmarshal(m.Spec, &sp) != nil {
+			return
+		}
+		if s.checkRemote(&sp) != nil {
+			return
+		}
+		if sp.Host == "" || sp.Client != "" || sp.Duration < 0 || sp.Duration > s.lim.MaxDuration {
+			t.Fatalf("accepted %+v", sp)
+		}
+	})
 }
