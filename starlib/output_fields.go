@@ -246,6 +246,11 @@ var tableHeaders = map[string][3]string{
 	"remote_cpu":                {"CPU", "remote", "%"},
 	"fastopen.attempted":        {"TFO", "Tried", "#"},
 	"fastopen.accepted":         {"TFO", "Accepted", "#"},
+	"config.flows":              {"Flows"},
+	"start_skew":                {"Start", "skew", "secs."},
+	"index":                     {"Flow"},
+	"local_port":                {"Local", "Port"},
+	"first":                     {"First", "done", "secs."},
 
 	// ReplayTable's columns.
 	"n":                    {"#"},

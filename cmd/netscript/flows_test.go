@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadInputOfIssue6: each bad input of flows, the per-flow lists,
+// parallel(), aggregate() and client= gives one line naming the option (or
+// the branch, the flow, the daemon) and the script position.
+func TestBadInputOfIssue6(t *testing.T) {
+	port := freePort(t)
+	cases := []struct{ code, want string }{
+		{`tcp_rr(flows=3, local=["127.0.0.1", "127.0.0.2"])`, "tcp_rr: local: a list of 2 addresses for flows=3: give one per flow"},
+		{`tcp_crr(flows=0)`, "tcp_crr: flows: must be at least 1, got 0"},
+		{`tcp_rr(flows=4097)`, "tcp_rr: flows: must be at most 4096, got 4097"},
+		{`udp_rr(flows=257)`, "udp_rr: flows: must be at most 256 for udp_rr"},
+		{`parallel([lambda: tcp_rr(duration=1), "tcp_rr"])`, "parallel: fns[1] is a string, not a function"},
+		{`aggregate([tcp_rr(duration=0.1), tcp_stream(duration=0.1)])`, "aggregate: results[1] is TCP_STREAM and results[0] is TCP_RR"},
+		{fmt.Sprintf(`tcp_rr(host="127.0.0.1", client="127.0.0.1:%d", duration=1)`, port),
+			fmt.Sprintf("tcp_rr: client: dial 127.0.0.1:%d: connection refused", port)},
+		{`tcp_crr(flows=4, local=["127.0.0.1", "127.0.0.2", "198.18.0.99", "127.0.0.4"], duration=1)`,
+			"tcp_crr: flow 2 of 4: local: bind 198.18.0.99:0: cannot assign requested address"},
+	}
+	for _, c := range cases {
+		r := netscript(t, 30*time.Second, "-c", "x = 1\n"+c.code)
+		oneLine(t, r, 1, "<command-line>:2:", c.want)
+	}
+}
+
+// TestFlowsOutput: a result of several flows prints its flow count and
+// start skew, and table() shows the flow count.
+func TestFlowsOutput(t *testing.T) {
+	r := netscript(t, 30*time.Second, "-c", `r = tcp_rr(flows=8, duration=0.3)
+print(r)
+print(table([r]))`)
+	if r.code != 0 || !strings.Contains(r.stdout, ", 8 flows, start skew ") || !strings.Contains(r.stdout, "Flows") {
+		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
