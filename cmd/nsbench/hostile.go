@@ -151,11 +151,17 @@ func runHostile(netscript string, rounds int, secs float64) {
 
 	fmt.Printf("netscript serve under %d control connections that never become tests (daemon on CPU 0, client on CPU 1)\n", *hostileConns)
 	fmt.Printf("%-22s %12s %8s\n", "daemon", "RSS", "fds")
-	rss, fds := procFigures(pid)
-	fmt.Printf("%-22s %9.1f MiB %8d\n", "idle", float64(rss)/1024, fds)
+	rss, idleFDs := procFigures(pid)
+	fmt.Printf("%-22s %9.1f MiB %8d\n", "idle", float64(rss)/1024, idleFDs)
 	for _, a := range attacks {
 		h := hold(addr, *hostileConns, a)
-		rss, fds := procFigures(pid)
+		// Until the daemon has accepted them all (a loaded machine lags).
+		var rss, fds int
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if rss, fds = procFigures(pid); fds >= idleFDs+*hostileConns || time.Now().After(deadline) {
+				break
+			}
+		}
 		h.release()
 		fmt.Printf("%-22s %9.1f MiB %8d\n", fmt.Sprintf("%d %s", *hostileConns, a.name), float64(rss)/1024, fds)
 	}
