@@ -7,6 +7,10 @@
 // Both servers are pinned to CPU 0; the clients to CPU 0 ("same") or CPU 1
 // ("diff"), with taskset, the same way for both tools.
 //
+// The flows rows (flows.go) measure netscript alone: the aggregate
+// throughput of one tcp_rr or tcp_crr test of 1 to 1000 flows against a
+// daemon on every CPU, and the ratio of 1000 flows to the best lower count.
+//
 // With -hostile (`make bench-hostile`) it measures instead what idle and
 // hostile control connections cost a daemon (hostile.go).
 package main
@@ -49,6 +53,7 @@ func main() {
 	secs := flag.Float64("seconds", 3, "length of each run")
 	only := flag.String("only", "", "comma-separated workloads to run (default all)")
 	embedded := flag.Bool("embedded", true, "also compare the embedded server with a separate daemon")
+	flowRows := flag.Bool("flows", true, "also measure aggregate throughput against flows (flows.go); -only flows runs only those rows")
 	flag.Parse()
 	if *hostile { // hostile.go
 		runHostile(*netscript, *rounds, *secs)
@@ -95,6 +100,9 @@ func main() {
 	}
 	if *embedded {
 		compareEmbedded(*netscript, nsPort, *rounds, *secs, *only)
+	}
+	if *flowRows && (*only == "" || strings.Contains(","+*only+",", ",flows,")) {
+		benchFlows(*netscript, *rounds, *secs)
 	}
 }
 
