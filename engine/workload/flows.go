@@ -57,13 +57,18 @@ func WalkStart(lo, hi, i, n int) int {
 	return lo + int(int64(span)*int64(i)/int64(n))
 }
 
-// Sleeper-based wait, for the common start of several flows.
+// spinWindow is how long before a common start WaitUntil stops sleeping
+// and spins: a thread woken by a timer can take a few hundred µs to run
+// again (longer in a virtual machine whose idle CPU is halted), a
+// spinning one starts on time.
+const spinWindow = 200 * time.Microsecond
 
-// WaitUntil blocks the calling thread until t (on the monotonic clock) with
-// raw nanosleep calls of at most sock.Tick, returning early if stop says
-// so. The flows of a test are released a little before their common start
-// and each waits here, so they begin together rather than in the order
-// their threads happen to be woken.
+// WaitUntil blocks the calling thread until t (on the monotonic clock): raw
+// nanosleep calls of at most sock.Tick until spinWindow before t, then a
+// spin on the clock. It returns early if stop says so. The flows of a test
+// are released a little before their common start and each waits here, so
+// they begin together rather than in the order their threads happen to
+// be woken.
 func WaitUntil(t time.Time, stop func() bool) {
 	var s sock.Sleeper
 	for {
@@ -71,7 +76,12 @@ func WaitUntil(t time.Time, stop func() bool) {
 		if d <= 0 || stop != nil && stop() {
 			return
 		}
-		s.Sleep(d)
+		if d <= spinWindow {
+			for time.Now().Before(t) {
+			}
+			return
+		}
+		s.Sleep(d - spinWindow)
 	}
 }
 
