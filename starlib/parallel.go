@@ -259,6 +259,7 @@ type BranchError struct {
 	Err    error  // the branch's error
 }
 
+// Error names the branch and gives its error.
 func (e *BranchError) Error() string { return fmt.Sprintf("branch %d: %s", e.Branch, e.Msg) }
 
 // Unwrap returns the branch's error.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"net"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -39,4 +41,41 @@ print(table([r]))`)
 	if r.code != 0 || !strings.Contains(r.stdout, ", 8 flows, start skew ") || !strings.Contains(r.stdout, "Flows") {
 		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// TestFlowsDescriptorLimit: flows that do not fit in the descriptors a
+// process may open are refused before anything is opened, on either end,
+// with the numbers and the remedy.
+func TestFlowsDescriptorLimit(t *testing.T) {
+	limited := func(args ...string) *exec.Cmd {
+		return exec.Command("sh", append([]string{"-c", `ulimit -n 120; exec "$0" "$@"`, bin}, args...)...)
+	}
+	out, err := limited("-c", "x = 1\ntcp_rr(flows=200, duration=0.1)").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "<command-line>:2:7: tcp_rr: flows: 200 flows need 200 file descriptors") ||
+		!strings.Contains(string(out), "ulimit -n") {
+		t.Errorf("client: %v\n%s", err, out)
+	}
+	port := freePort(t)
+	srv := limited("serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", port))
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Process.Kill(); srv.Wait() }()
+	waitListen(t, port)
+	r := netscript(t, 30*time.Second, "-c", fmt.Sprintf(`tcp_rr(host="127.0.0.1", port=%d, flows=200, duration=0.1)`, port))
+	oneLine(t, r, 1, "tcp_rr: set-up: server: flows: the server's process: 200 flows need 201 file descriptors")
+}
+
+// waitListen waits until something listens on 127.0.0.1:port.
+func waitListen(t *testing.T, port int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("nothing listens on port %d", port)
 }

@@ -100,6 +100,13 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	if opt.Threads == nil {
 		opt.Threads = &workload.Threads{}
 	}
+	if n := s.FlowCount(); n > 1 {
+		// Before the server is asked for anything: the flows must fit in
+		// this process's descriptors.
+		if err := workload.NeedFDs(n, fmt.Sprintf("%d flows", n)); err != nil {
+			return nil, &spec.OptionError{Option: "flows", Msg: err.Error()}
+		}
+	}
 	if s.NoControl {
 		return runNoControl(ctx, s, opt)
 	}

@@ -51,7 +51,7 @@ func newWorker(s *spec.Spec, host netip.Addr, port int) (*worker, error) {
 	w := &worker{kind: s.Workload, cpu: s.CPU, begin: make(chan struct{}), done: make(chan struct{}),
 		fine: s.Rate > 0 || n > 1}
 	if n > 1 {
-		if err := workload.NeedFDs(n, fmt.Sprintf("flows: %d flows", n)); err != nil {
+		if err := workload.NeedFDs(n, fmt.Sprintf("%d flows", n)); err != nil {
 			return nil, &spec.OptionError{Option: "flows", Msg: err.Error()}
 		}
 	}

@@ -141,7 +141,7 @@ func (t *test) open(ep *endpoint, local netip.Addr) error {
 	}
 	if typ == unix.SOCK_STREAM && t.w != spec.TCPCRR {
 		if err := workload.NeedFDs(ep.flows+1, fmt.Sprintf("%d flows", ep.flows)); err != nil {
-			return err
+			return fmt.Errorf("flows: the server's process: %w", err)
 		}
 	}
 	opts := sock.Options{NoDelay: m.NoDelay, SendBuffer: m.SendBuffer, RecvBuffer: m.RecvBuffer, ReuseAddr: true}

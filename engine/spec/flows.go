@@ -167,6 +167,7 @@ type FlowError struct {
 	Err   error
 }
 
+// Error says which flow failed and why.
 func (e *FlowError) Error() string {
 	return fmt.Sprintf("flow %d of %d: %v", e.Flow, e.Flows, e.Err)
 }
