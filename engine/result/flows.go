@@ -140,6 +140,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 		}
 	}
 	out.Remote = rem
+	out.UDP = aggregateUDP(rs)
 	out.StartSkew = Skew(starts, flows)
 	h, err := MergeHist(rs)
 	if err != nil {
@@ -150,6 +151,37 @@ func Aggregate(rs []*Result) (*Result, error) {
 	}
 	out.Notes = append(out.Notes, fmt.Sprintf("aggregate of %d %s results: throughput and counts are summed, latency is over every transaction", len(rs), first.Test))
 	return out, nil
+}
+
+// aggregateUDP sums the datagram counts of udp_stream results (nil unless
+// every result has them); what was received and lost only if every result
+// knows it.
+func aggregateUDP(rs []*Result) *UDP {
+	u := &UDP{}
+	var got uint64
+	var lost int64
+	known := true
+	for _, r := range rs {
+		if r.UDP == nil {
+			return nil
+		}
+		u.Sent += r.UDP.Sent
+		u.Refused += r.UDP.Refused
+		if r.UDP.Received == nil || r.UDP.Lost == nil {
+			known = false
+			continue
+		}
+		got += *r.UDP.Received
+		lost += *r.UDP.Lost
+	}
+	if known {
+		pct := 0.0
+		if u.Sent > 0 {
+			pct = 100 * float64(lost) / float64(u.Sent)
+		}
+		u.Received, u.Lost, u.LossPct = &got, &lost, &pct
+	}
+	return u
 }
 
 // appendNew appends the strings of add that dst lacks.

@@ -70,3 +70,17 @@ func TestAggregateBad(t *testing.T) {
 		t.Errorf("latency %+v, err %v; want none", agg.Latency, err)
 	}
 }
+
+// TestAggregateUDP: udp_stream's datagram counts are summed and the loss
+// recomputed over them.
+func TestAggregateUDP(t *testing.T) {
+	u := func(sent, got uint64) *Result {
+		lost := int64(sent) - int64(got)
+		pct := 100 * float64(lost) / float64(sent)
+		return &Result{Test: "UDP_STREAM", UDP: &UDP{Sent: sent, Received: &got, Lost: &lost, LossPct: &pct}}
+	}
+	agg, err := Aggregate([]*Result{u(100, 90), u(300, 300)})
+	if err != nil || agg.UDP == nil || agg.UDP.Sent != 400 || *agg.UDP.Received != 390 || *agg.UDP.Lost != 10 || *agg.UDP.LossPct != 2.5 {
+		t.Fatalf("%v %+v", err, agg.UDP)
+	}
+}
