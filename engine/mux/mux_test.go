@@ -56,6 +56,17 @@ func rawFD(t *testing.T, c net.Conn) int {
 	return fd
 }
 
+// serveUntilEnd runs a server on its own goroutine until the test ends;
+// its cleanup stops it and waits before the sockets are closed (they were
+// made earlier, so their cleanups run later), so a server never touches a
+// descriptor number a later test has reused.
+func serveUntilEnd(t *testing.T, stop *atomic.Bool, run func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); run() }()
+	t.Cleanup(func() { stop.Store(true); <-done })
+}
+
 // rrTest runs n flows of TCP_RR against ServeRR and returns both sides.
 func rrTest(t *testing.T, n int, cfg Config) ([]*Flow, []*Conn) {
 	t.Helper()
@@ -208,8 +219,7 @@ func TestAllocs(t *testing.T) {
 		conns = append(conns, &Conn{FD: fd})
 	}
 	var stop atomic.Bool
-	go ServeRR(conns, 16, 16, 1, &stop)
-	defer stop.Store(true)
+	serveUntilEnd(t, &stop, func() { ServeRR(conns, 16, 16, 1, &stop) })
 	run := func() {
 		var flows []*Flow
 		for _, fd := range cfds {

@@ -25,8 +25,7 @@ func TestPreparedStart(t *testing.T) {
 		conns = append(conns, &Conn{FD: fd})
 	}
 	var stop atomic.Bool
-	go ServeRR(conns, 1, 1, 1, &stop)
-	defer stop.Store(true)
+	serveUntilEnd(t, &stop, func() { ServeRR(conns, 1, 1, 1, &stop) })
 	var flows []*Flow
 	for _, fd := range cfds {
 		flows = append(flows, &Flow{FD: fd, Hist: hist.New()})

@@ -71,8 +71,7 @@ func TestAllocs(t *testing.T) {
 		var stop atomic.Bool
 		srv := &RRServer{FD: sfd, Request: 64, Response: 64, Burst: 2, Stop: &stop}
 		srv.Prepare()
-		go srv.Run()
-		defer stop.Store(true)
+		serve(t, &stop, srv.Run)
 		rr := &RR{Loop: Loop{Limits: Limits{Transactions: 2000}, Hist: hist.New()}, FD: cfd, Request: 64, Response: 64, Burst: 2}
 		rr.Prepare()
 		checkAllocs(t, func() { rr.Run() })
@@ -85,8 +84,7 @@ func TestAllocs(t *testing.T) {
 		var stop atomic.Bool
 		srv := &CRRServer{LFD: lfd, Request: 1, Response: 1, Stop: &stop}
 		srv.Prepare()
-		go srv.Run()
-		defer stop.Store(true)
+		serve(t, &stop, srv.Run)
 		c := &CRR{Loop: Loop{Limits: Limits{Transactions: 200}, Hist: hist.New()}, Remote: addr, Request: 1, Response: 1}
 		c.Prepare()
 		checkAllocs(t, func() { c.Run() })
@@ -99,8 +97,7 @@ func TestAllocs(t *testing.T) {
 		var stop atomic.Bool
 		srv := &RRServer{FD: sfd, Request: 1, Response: 1, Stop: &stop}
 		srv.Prepare()
-		go srv.Run()
-		defer stop.Store(true)
+		serve(t, &stop, srv.Run)
 		rr := &RR{Loop: Loop{Limits: Limits{Transactions: 200}, Hist: hist.New(), Live: &Live{},
 			Pace: NewPacer(4000), Interim: NewInterim(time.Millisecond, 0)}, FD: cfd, Request: 1, Response: 1}
 		rr.Prepare()
@@ -117,8 +114,7 @@ func TestAllocs(t *testing.T) {
 		var stop atomic.Bool
 		srv := &CRRServer{LFD: lfd, Request: 1, Response: 1, FastOpen: true, Stop: &stop}
 		srv.Prepare()
-		go srv.Run()
-		defer stop.Store(true)
+		serve(t, &stop, srv.Run)
 		c := &CRR{Loop: Loop{Limits: Limits{Transactions: 200}, Hist: hist.New(), Pace: NewPacer(1e6)},
 			Remote: addr, Request: 1, Response: 1, FastOpen: true, SendBuffer: 65536}
 		c.Prepare()
@@ -135,7 +131,7 @@ func TestAllocs(t *testing.T) {
 			var stop atomic.Bool
 			srv := &StreamSink{FD: sfd, RecvSize: 1 << 16, Stop: &stop}
 			srv.Prepare()
-			go srv.Run()
+			serve(t, &stop, srv.Run)
 			s := &Stream{Loop: Loop{Limits: Limits{Duration: time.Hour}, Live: &Live{}, Interim: NewInterim(time.Millisecond, 0)},
 				FD: cfd, SendSize: 4096, Bytes: 4 << 20, Drain: time.Second}
 			s.Prepare()
@@ -156,8 +152,7 @@ func TestAllocs(t *testing.T) {
 		var stop atomic.Bool
 		srv := &MaertsSource{FD: sfd, SendSize: 16384, Pace: NewPacer(1e7), Stop: &stop}
 		srv.Prepare()
-		go srv.Run()
-		defer stop.Store(true)
+		serve(t, &stop, srv.Run)
 		m := &Maerts{Loop: Loop{Limits: Limits{Duration: 30 * time.Millisecond}, Live: &Live{}, Interim: NewInterim(time.Millisecond, 30*time.Millisecond)},
 			FD: cfd, RecvSize: 1 << 16}
 		m.Prepare()
@@ -174,8 +169,7 @@ func TestAllocs(t *testing.T) {
 		var stop atomic.Bool
 		srv := &UDPSink{FD: sfd, RecvSize: MaxDatagram, Standing: true, Stop: &stop}
 		srv.Prepare()
-		go srv.Run()
-		defer stop.Store(true)
+		serve(t, &stop, srv.Run)
 		u := &UDPStream{Loop: Loop{Limits: Limits{Duration: time.Hour}, Live: &Live{}, Pace: NewPacer(1e6)},
 			FD: cfd, SendSize: 1000, Bytes: 2000 * 1000}
 		u.Prepare()
@@ -189,8 +183,7 @@ func TestAllocs(t *testing.T) {
 		var stop atomic.Bool
 		srv := &UDPRRServer{FD: sfd, Response: 32, Stop: &stop}
 		srv.Prepare()
-		go srv.Run()
-		defer stop.Store(true)
+		serve(t, &stop, srv.Run)
 		u := &UDPRR{Loop: Loop{Limits: Limits{Transactions: 2000}, Hist: hist.New()}, FD: cfd, Request: 32, Response: 32, Burst: 1, Timeout: sock.Tick}
 		if err := u.Prepare(); err != nil {
 			t.Fatal(err)

@@ -127,19 +127,19 @@ func (c *CRR) one(family int) unix.Errno {
 	} else {
 		en = c.open(fd)
 	}
-	if en != 0 {
-		sock.Close(fd)
-		return en
-	}
-	if en = c.recvResponse(fd); en != 0 {
-		sock.Close(fd)
-		return c.dataErr(en)
+	if en == 0 {
+		if en = c.recvResponse(fd); en != 0 {
+			en = c.dataErr(en)
+		}
 	}
 	if c.FastOpen {
+		// Every attempt is accounted for, even one whose transaction then
+		// failed, so the kinds add up to the attempts and to what the
+		// kernel counted.
 		c.noteFastOpen(fd)
 	}
 	sock.Close(fd)
-	return 0
+	return en
 }
 
 // open connects and sends the request.

@@ -168,8 +168,7 @@ func TestPacing(t *testing.T) {
 		cfd, sfd := tcpPair(t)
 		var stop atomic.Bool
 		srv := &RRServer{FD: sfd, Request: 1, Response: 1, Stop: &stop}
-		go srv.Run()
-		defer stop.Store(true)
+		serve(t, &stop, srv.Run)
 		rr := &RR{Loop: Loop{Limits: Limits{Duration: d}, Hist: hist.New(), Pace: NewPacer(2000)}, FD: cfd, Request: 1, Response: 1}
 		rr.Run()
 		check("TCP_RR", 2000, rr.Result.Transactions, rr.Result.Elapsed)
@@ -182,8 +181,7 @@ func TestPacing(t *testing.T) {
 		cfd, sfd := udpPair(t)
 		var stop atomic.Bool
 		srv := &UDPSink{FD: sfd, RecvSize: MaxDatagram, Standing: true, Stop: &stop}
-		go srv.Run()
-		defer stop.Store(true)
+		serve(t, &stop, srv.Run)
 		u := &UDPStream{Loop: Loop{Limits: Limits{Duration: d}, Pace: NewPacer(3000)}, FD: cfd, SendSize: 100}
 		u.Run()
 		check("UDP_STREAM", 3000, u.Result.SendCalls, u.Result.Elapsed)
@@ -196,8 +194,7 @@ func TestInterim(t *testing.T) {
 	cfd, sfd := tcpPair(t)
 	var stop atomic.Bool
 	srv := &RRServer{FD: sfd, Request: 1, Response: 1, Stop: &stop}
-	go srv.Run()
-	defer stop.Store(true)
+	serve(t, &stop, srv.Run)
 	iv := NewInterim(200*time.Millisecond, time.Second)
 	rr := &RR{Loop: Loop{Limits: Limits{Duration: time.Second}, Interim: iv}, FD: cfd, Request: 1, Response: 1}
 	rr.Run()

@@ -54,6 +54,18 @@ func rawFD(t *testing.T, c net.Conn) int {
 	return fd
 }
 
+// serve runs a server loop on its own goroutine until the test ends. Its
+// cleanup sets stop and waits for the loop to return before the sockets the
+// loop uses are closed (cleanups run last registered first, and the sockets
+// were made before serve is called), so a loop can never touch a
+// descriptor number that a later test has reused.
+func serve(t *testing.T, stop *atomic.Bool, run func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); run() }()
+	t.Cleanup(func() { stop.Store(true); <-done })
+}
+
 // udpPair returns a connected UDP client socket and the server socket.
 func udpPair(t *testing.T) (client, server int) {
 	t.Helper()
