@@ -249,9 +249,9 @@ func TestUDPLossInNamespaces(t *testing.T) {
 	t.Run("refused at the source", func(t *testing.T) {
 		cli.Run(t, "tc", "qdisc", "add", "dev", in.DevA, "root", "tbf", "rate", "20mbit", "burst", "16kb", "latency", "20ms")
 		defer cli.Run(t, "tc", "qdisc", "del", "dev", in.DevA, "root")
-		c0, d0 := cli.Counters(t), tcDropped(t, cli, in.DevA)
+		c0, s0, d0 := cli.Counters(t), srv.Counters(t), tcDropped(t, cli, in.DevA)
 		r := udpClient(t, cli, opts)
-		c1, d1 := cli.Counters(t), tcDropped(t, cli, in.DevA)
+		c1, s1, d1 := cli.Counters(t), srv.Counters(t), tcDropped(t, cli, in.DevA)
 		u := r.UDP
 		if u.Refused <= 0 {
 			t.Fatalf("the local tbf refused nothing: %+v", u)
@@ -266,8 +266,11 @@ func TestUDPLossInNamespaces(t *testing.T) {
 		if dropped := d1 - d0; dropped < u.Refused || dropped > u.Refused+3 {
 			t.Errorf("refused %d, the tbf dropped %d", u.Refused, dropped)
 		}
-		if u.Lost > u.Sent/100 {
-			t.Errorf("with the drops refused at the source, %d of %d were still lost", u.Lost, u.Sent)
+		// With the drops refused at the source, a datagram can only be lost
+		// by overflowing the server's socket buffer (a starved receiver on
+		// a loaded machine), and the server's kernel counts each one.
+		if rcvbuf := delta(s0, s1, "UdpRcvbufErrors"); u.Lost > rcvbuf {
+			t.Errorf("with the drops refused at the source, %d of %d were lost, but the server's buffer overflowed only %d times", u.Lost, u.Sent, rcvbuf)
 		}
 	})
 }

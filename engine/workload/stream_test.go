@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"fmt"
 	"math"
 	"sync/atomic"
 	"testing"
@@ -154,38 +155,66 @@ func TestUDPStreamLoss(t *testing.T) {
 	}
 }
 
-// TestPacing: paced loops achieve the asked rate within a few percent.
+// TestPacing: paced loops achieve the asked rate within a few percent. A
+// paced loop can only fall behind when it does not get a CPU, so on a
+// shared machine each case has three tries; one on time proves the pacing.
 func TestPacing(t *testing.T) {
 	const d = 600 * time.Millisecond
-	check := func(name string, rate float64, got uint64, elapsed time.Duration) {
-		t.Helper()
+	check := func(name string, rate float64, got uint64, elapsed time.Duration) error {
 		achieved := float64(got) / elapsed.Seconds()
 		if math.Abs(achieved-rate)/rate > 0.03 {
-			t.Errorf("%s: achieved %.1f/s, asked %.0f/s", name, achieved, rate)
+			return fmt.Errorf("%s: achieved %.1f/s, asked %.0f/s", name, achieved, rate)
 		}
+		return nil
 	}
 	t.Run("TCP_RR", func(t *testing.T) {
-		cfd, sfd := tcpPair(t)
-		var stop atomic.Bool
-		srv := &RRServer{FD: sfd, Request: 1, Response: 1, Stop: &stop}
-		serve(t, &stop, srv.Run)
-		rr := &RR{Loop: Loop{Limits: Limits{Duration: d}, Hist: hist.New(), Pace: NewPacer(2000)}, FD: cfd, Request: 1, Response: 1}
-		rr.Run()
-		check("TCP_RR", 2000, rr.Result.Transactions, rr.Result.Elapsed)
-		// The wait between transactions is not part of their latency.
-		if p50 := time.Duration(rr.Hist.Summary().P50 * 1e3); p50 > 400*time.Microsecond {
-			t.Errorf("median latency %v: the pacing wait leaked into it", p50)
-		}
+		tries(t, 3, func(t *testing.T) error {
+			cfd, sfd := tcpPair(t)
+			var stop atomic.Bool
+			srv := &RRServer{FD: sfd, Request: 1, Response: 1, Stop: &stop}
+			serve(t, &stop, srv.Run)
+			rr := &RR{Loop: Loop{Limits: Limits{Duration: d}, Hist: hist.New(), Pace: NewPacer(2000)}, FD: cfd, Request: 1, Response: 1}
+			rr.Run()
+			if err := check("TCP_RR", 2000, rr.Result.Transactions, rr.Result.Elapsed); err != nil {
+				return err
+			}
+			// The wait between transactions is not part of their latency.
+			if p50 := time.Duration(rr.Hist.Summary().P50 * 1e3); p50 > 400*time.Microsecond {
+				return fmt.Errorf("median latency %v: the pacing wait leaked into it", p50)
+			}
+			return nil
+		})
 	})
 	t.Run("UDP_STREAM", func(t *testing.T) {
-		cfd, sfd := udpPair(t)
-		var stop atomic.Bool
-		srv := &UDPSink{FD: sfd, RecvSize: MaxDatagram, Standing: true, Stop: &stop}
-		serve(t, &stop, srv.Run)
-		u := &UDPStream{Loop: Loop{Limits: Limits{Duration: d}, Pace: NewPacer(3000)}, FD: cfd, SendSize: 100}
-		u.Run()
-		check("UDP_STREAM", 3000, u.Result.SendCalls, u.Result.Elapsed)
+		tries(t, 3, func(t *testing.T) error {
+			cfd, sfd := udpPair(t)
+			var stop atomic.Bool
+			srv := &UDPSink{FD: sfd, RecvSize: MaxDatagram, Standing: true, Stop: &stop}
+			serve(t, &stop, srv.Run)
+			u := &UDPStream{Loop: Loop{Limits: Limits{Duration: d}, Pace: NewPacer(3000)}, FD: cfd, SendSize: 100}
+			u.Run()
+			return check("UDP_STREAM", 3000, u.Result.SendCalls, u.Result.Elapsed)
+		})
 	})
+}
+
+// tries runs attempt up to n times, each as its own subtest (so its
+// cleanups run before the next), and fails with the last error if none
+// succeeded. It is for checks of timing that interference on a shared
+// machine can only spoil, never fake.
+func tries(t *testing.T, n int, attempt func(t *testing.T) error) {
+	t.Helper()
+	var last error
+	for i := 1; i <= n; i++ {
+		var err error
+		t.Run(fmt.Sprintf("try%d", i), func(t *testing.T) { err = attempt(t) })
+		if err == nil {
+			return
+		}
+		last = err
+		t.Logf("try %d: %v", i, err)
+	}
+	t.Error(last)
 }
 
 // TestInterim: a 1 s test sampled every 200 ms gives 5 samples, one per
