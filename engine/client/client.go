@@ -114,24 +114,28 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	if err != nil {
 		return nil, &spec.OptionError{Option: "host", Msg: err.Error()}
 	}
-	pc, err := dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
+	pc, key, err := dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
 	if err != nil {
 		return nil, err
 	}
 	defer pc.Close()
 	r := &run{spec: s, opt: opt, pc: pc, ctrl: ctrlAddr}
+	if key != nil {
+		r.tag = auth.DataTag(key, 0)
+	}
 	return r.do(ctx)
 }
 
 // dial opens and handshakes the control connection, and proves tok (or
-// $NETSCRIPT_TOKEN's) to the server if it asks for a token.
-func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, error) {
+// $NETSCRIPT_TOKEN's) to the server if it asks for a token. It returns the
+// session key of an authenticated session (nil for an open server).
+func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, []byte, error) {
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.DialContext(ctx, "tcp", addr.String())
 	if err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
-			return nil, fmt.Errorf("dial %s: no answer within %v (host down or filtered?)", addr, timeout)
+			return nil, nil, fmt.Errorf("dial %s: no answer within %v (host down or filtered?)", addr, timeout)
 		}
 		var oe *net.OpError
 		if errors.As(err, &oe) && oe.Err != nil {
@@ -142,27 +146,28 @@ func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok a
 					cause = inner
 				}
 			}
-			return nil, &sock.OpError{Op: "dial", Addr: addr.String(), Err: cause}
+			return nil, nil, &sock.OpError{Op: "dial", Addr: addr.String(), Err: cause}
 		}
-		return nil, fmt.Errorf("dial %s: %w", addr, err)
+		return nil, nil, fmt.Errorf("dial %s: %w", addr, err)
 	}
 	pc := proto.NewConn(c)
 	pc.MaxFrame = maxResultsFrame
 	if err := pc.Handshake(controlTimeout, false); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("control %s: %w", addr, err)
+		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
 	}
 	if tok == nil {
 		if tok, err = auth.LoadToken(""); err != nil {
 			c.Close()
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	if _, err := pc.Authenticate(tok, false, controlTimeout); err != nil {
+	key, err := pc.Authenticate(tok, false, controlTimeout)
+	if err != nil {
 		c.Close()
-		return nil, fmt.Errorf("control %s: %w", addr, err)
+		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
 	}
-	return pc, nil
+	return pc, key, nil
 }
 
 // run is one test in progress.
@@ -174,6 +179,7 @@ type run struct {
 	ready proto.Ready
 	cpu   cpuRun
 	w     *worker
+	tag   []byte // an authenticated session's data tag; nil for an open server
 
 	remoteCPU      *proto.CPUReport // the server's CPU, from Results
 	remoteFastOpen uint64           // connections whose SYN data the server took
@@ -203,6 +209,7 @@ func (r *run) setupMessage() proto.Setup {
 	if len(s.DataPorts) > 0 {
 		m.DataPorts, m.DataPort = s.DataPorts, 0
 	}
+	m.Sources = s.Sources()
 	if !s.Workload.RR() {
 		m.Request, m.Response = 0, 0
 	}
@@ -222,7 +229,7 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	if err := r.pc.Expect(proto.TypeReady, &r.ready, controlTimeout); err != nil {
 		return nil, setupError(err)
 	}
-	w, err := newWorker(&r.spec, r.ctrl.Addr(), r.ready.DataPort)
+	w, err := newWorker(&r.spec, r.ctrl.Addr(), r.ready.DataPort, r.tag)
 	if err != nil {
 		return nil, err
 	}

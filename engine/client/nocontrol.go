@@ -29,7 +29,7 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	}
 	r := &run{spec: s, opt: opt, ctrl: netip.AddrPortFrom(data.Addr(), 0)}
 	r.spec.Host = host
-	w, err := newWorker(&r.spec, data.Addr(), int(data.Port()))
+	w, err := newWorker(&r.spec, data.Addr(), int(data.Port()), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ func localAddr(s *spec.Spec, i int, remote netip.Addr) (netip.AddrPort, error) {
 // threads that will run the loops once startAt is called. If one flow
 // cannot be set up, nothing is left behind: the sockets opened so far are
 // closed and the parked threads end, and the error names the flow.
-func newWorker(s *spec.Spec, host netip.Addr, port int) (*worker, error) {
+func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, error) {
 	n := s.FlowCount()
 	w := &worker{kind: s.Workload, cpu: s.CPU, begin: make(chan struct{}), done: make(chan struct{}),
 		fine: s.Rate > 0 || n > 1}
@@ -73,7 +73,7 @@ func newWorker(s *spec.Spec, host netip.Addr, port int) (*worker, error) {
 			return fail(i, err)
 		}
 		f := &flow{index: i, fd: -1, dataPort: dp, ready: make(chan error, 1), done: make(chan struct{})}
-		if err := w.open(s, f, data, local); err != nil {
+		if err := w.open(s, f, data, local, tag); err != nil {
 			if f.fd >= 0 {
 				sock.Close(f.fd)
 			}
@@ -118,7 +118,7 @@ func loopOf(s *spec.Spec) workload.Loop {
 }
 
 // open makes flow f's data socket(s) and its loop (or mux.Flow).
-func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort) error {
+func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort, tag []byte) error {
 	fam := familyOf(data.Addr())
 	remote := sock.NewAddr(data)
 	opts := sock.Options{NoDelay: s.NoDelay, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}
@@ -137,6 +137,14 @@ func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.Ad
 		if err := sock.Dial(fd, remote, s.ConnectTimeout); err != nil {
 			sock.Close(fd)
 			return err
+		}
+		if tag != nil {
+			// An authenticated session's data connection proves it belongs
+			// to the session before anything else (outside the interval).
+			if err := sendTag(fd, tag, s.ConnectTimeout); err != nil {
+				sock.Close(fd)
+				return &sock.OpError{Op: "send data tag", Addr: remote.String(), Err: err}
+			}
 		}
 		f.fd = fd
 		switch s.Workload {
@@ -275,4 +283,24 @@ func localErr(err error, s *spec.Spec) error {
 		return &spec.OptionError{Option: "local", Msg: err.Error()}
 	}
 	return err
+}
+
+// sendTag writes an authenticated session's data tag on a new data
+// connection within timeout.
+func sendTag(fd int, tag []byte, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for len(tag) > 0 {
+		n, en := sock.Write(fd, tag)
+		if en == unix.EAGAIN || en == unix.EINTR {
+			if time.Now().After(deadline) {
+				return unix.ETIMEDOUT
+			}
+			continue
+		}
+		if en != 0 {
+			return en
+		}
+		tag = tag[n:]
+	}
+	return nil
 }

@@ -46,7 +46,7 @@ func RunRemote(ctx context.Context, s spec.Spec, opt Options) (*result.Result, e
 	if err != nil {
 		return nil, &spec.OptionError{Option: "client", Msg: err.Error()}
 	}
-	pc, err := dial(ctx, ctrl, s.ConnectTimeout, opt.Token)
+	pc, _, err := dial(ctx, ctrl, s.ConnectTimeout, opt.Token)
 	if err != nil {
 		return nil, &spec.OptionError{Option: "client", Msg: err.Error()}
 	}

@@ -31,6 +31,12 @@ type Setup struct {
 	// 1-65535): the server opens one endpoint per distinct port, each
 	// serving the flows sent to it, and DataPort is unused.
 	DataPorts []int `json:"data_ports,omitempty"`
+	// Sources are the source addresses the client's data will come from
+	// besides its control connection's (the `local` addresses). With an
+	// authenticated session the server takes TCP_CRR connections and UDP
+	// datagrams only from these; TCP data connections prove themselves
+	// with a tag instead (auth.DataTag).
+	Sources []string `json:"sources,omitempty"`
 }
 
 // Buffers are socket buffer sizes the kernel granted.

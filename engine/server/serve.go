@@ -147,15 +147,15 @@ func (t *test) serveEndpoint(ep *endpoint, check func() error) {
 	m := t.setup
 	switch t.w {
 	case spec.TCPCRR:
-		srv := &workload.CRRServer{LFD: ep.fd, Request: m.Request, Response: m.Response, FastOpen: m.FastOpen, Stop: &t.stopped, Check: check}
+		srv := &workload.CRRServer{LFD: ep.fd, Request: m.Request, Response: m.Response, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped, Check: check}
 		srv.Run()
 		t.add(&srv.Counts, srv.Err)
 	case spec.UDPRR:
-		srv := &workload.UDPRRServer{FD: ep.fd, Response: m.Response, Stop: &t.stopped}
+		srv := &workload.UDPRRServer{FD: ep.fd, Response: m.Response, Allowed: t.allowed, Stop: &t.stopped}
 		srv.Run()
 		t.add(&srv.Counts, srv.Err)
 	case spec.UDPStream:
-		srv := &workload.UDPSink{FD: ep.fd, RecvSize: t.recvSize, Stop: &t.stopped}
+		srv := &workload.UDPSink{FD: ep.fd, RecvSize: t.recvSize, Allowed: t.allowed, Stop: &t.stopped}
 		srv.Run()
 		t.add(&srv.Counts, srv.Err)
 	}
@@ -168,6 +168,11 @@ func (t *test) accept(ep *endpoint, peer *sock.Addr) int {
 		fd, en := sock.Accept(ep.fd, peer)
 		if en == 0 {
 			peer.Received()
+			if t.tag != nil && !t.tagged(fd) {
+				t.strangers.Add(1) // not this session's client: not a flow
+				sock.Close(fd)
+				continue
+			}
 			return fd
 		}
 		if en != unix.EAGAIN && en != unix.EINTR && en != unix.ECONNABORTED {

@@ -45,7 +45,8 @@ func (s *Server) session(c net.Conn) {
 		s.log.Printf("%s: handshake: %v", peer, err)
 		return
 	}
-	if _, err := pc.Authenticate(s.cfg.Token, true, left()); err != nil {
+	key, err := pc.Authenticate(s.cfg.Token, true, left())
+	if err != nil {
 		s.log.Printf("%s: %v", peer, err)
 		return
 	}
@@ -73,7 +74,7 @@ func (s *Server) session(c net.Conn) {
 	admitted()
 	switch typ {
 	case proto.TypeSetup:
-		s.runTest(pc, peer, payload)
+		s.runTest(pc, peer, payload, guard{key: key, client: clientAddr.Unmap()})
 	case proto.TypeRunClient: // the client side of a test, for a script (remote.go)
 		s.runClient(pc, peer, payload)
 	default:
@@ -82,7 +83,7 @@ func (s *Server) session(c net.Conn) {
 }
 
 // runTest serves one test whose Setup payload has arrived.
-func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte) {
+func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 	c := pc.Net()
 	hs := s.lim.HandshakeTimeout
 	var setup proto.Setup
@@ -100,7 +101,7 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte) {
 		s.refuse(pc, peer, errors.New("cannot tell the control connection's local address"))
 		return
 	}
-	t, err := s.newTest(w, &setup, local.Unmap())
+	t, err := s.newTest(w, &setup, local.Unmap(), g)
 	if err != nil {
 		s.refuse(pc, peer, err)
 		return

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/auth"
 	"netscript/engine/cpu"
 	"netscript/engine/proto"
 	"netscript/engine/sock"
@@ -53,6 +54,13 @@ type test struct {
 
 	cpuStart cpu.Snapshot // with Setup.CPUUtil: /proc/stat at Start
 	cpuErr   error
+
+	// With an authenticated session: the tag every TCP data connection must
+	// send first, and the sources TCP_CRR connections and UDP datagrams may
+	// come from. Both nil for an open server.
+	tag       []byte
+	allowed   *workload.Allow
+	strangers atomic.Uint64 // TCP data connections refused for a wrong or missing tag
 }
 
 // endpoint is one data port of a test and how many flows come to it.
@@ -64,13 +72,16 @@ type endpoint struct {
 
 // newTest opens the data endpoints on the control connection's local
 // address and starts the threads that serve them.
-func (s *Server) newTest(w spec.Workload, m *proto.Setup, local netip.Addr) (*test, error) {
+func (s *Server) newTest(w spec.Workload, m *proto.Setup, local netip.Addr, gd guard) (*test, error) {
 	eps, flows, err := s.plan(w, m)
 	if err != nil {
 		return nil, err
 	}
 	t := &test{w: w, setup: m, eps: eps, flows: flows, done: make(chan struct{}), accepted: make(chan struct{}),
 		threads: s.cfg.Threads, check: s.connRate(w)}
+	if err := t.guard(gd); err != nil {
+		return nil, err
+	}
 	for _, ep := range eps {
 		if err := t.open(ep, local); err != nil {
 			t.closeEndpoints()
@@ -90,6 +101,59 @@ func (s *Server) newTest(w spec.Workload, m *proto.Setup, local netip.Addr) (*te
 	t.release = s.cfg.Threads.Acquire(t.threadCount())
 	go t.serve()
 	return t, nil
+}
+
+// guard is what an authenticated session asks of its test's data.
+type guard struct {
+	key    []byte     // the session key; nil for an open server: nothing is checked
+	client netip.Addr // the control connection's client address
+}
+
+// guard sets the test up to take data only from the authenticated client:
+// a tag on every TCP data connection, and for TCP_CRR and UDP the client's
+// addresses.
+func (t *test) guard(g guard) error {
+	if g.key == nil {
+		return nil
+	}
+	t.tag = auth.DataTag(g.key, 0)
+	addrs := []netip.Addr{g.client}
+	if len(t.setup.Sources) > spec.MaxFlows {
+		return fmt.Errorf("sources: %d addresses, at most %d", len(t.setup.Sources), spec.MaxFlows)
+	}
+	for _, src := range t.setup.Sources {
+		a, err := netip.ParseAddr(src)
+		if err != nil {
+			return fmt.Errorf("sources: %q is not an address", src)
+		}
+		addrs = append(addrs, a)
+	}
+	t.allowed = workload.NewAllow(addrs)
+	return nil
+}
+
+// tagWait bounds how long a new TCP data connection may take to send its
+// tag; a stranger that sends nothing delays the test's own connections by
+// at most this much, and cannot take their place.
+const tagWait = time.Second
+
+// tagged reads and checks the tag a data connection of an authenticated
+// session sends first.
+func (t *test) tagged(fd int) bool {
+	buf := make([]byte, auth.TagSize)
+	got := 0
+	deadline := time.Now().Add(tagWait)
+	for got < len(buf) && time.Now().Before(deadline) && !t.stopped.Load() {
+		n, en := sock.Read(fd, buf[got:])
+		if en == unix.EAGAIN || en == unix.EINTR {
+			continue
+		}
+		if en != 0 || n == 0 {
+			return false
+		}
+		got += n
+	}
+	return got == len(buf) && auth.Verify(buf, t.tag) == nil
 }
 
 // plan checks the flows of a Setup and lays out its endpoints: one per
@@ -198,6 +262,16 @@ func (t *test) start() {
 	t.started = time.Now()
 }
 
+// errorMap is the test's failed calls by errno, with the data refused from
+// strangers under "unauthenticated". Called with t.mu held.
+func (t *test) errorMap() map[string]uint64 {
+	m := t.counts.Errors.Map()
+	if n := t.counts.Strangers + t.strangers.Load(); n > 0 {
+		m["unauthenticated"] = n
+	}
+	return m
+}
+
 // stop ends the test's thread and returns the server's counts.
 func (t *test) stop() proto.Results {
 	elapsed := time.Since(t.started)
@@ -219,7 +293,7 @@ func (t *test) stop() proto.Results {
 		BytesReceived:    c.BytesReceived,
 		Accepts:          c.Accepts,
 		ElapsedNs:        int64(elapsed),
-		Errors:           c.Errors.Map(),
+		Errors:           t.errorMap(),
 		PeersMore:        c.Peers.More,
 		SendCalls:        c.SendCalls,
 		RecvCalls:        c.RecvCalls,

@@ -174,3 +174,18 @@ func (e *FlowError) Error() string {
 
 // Unwrap returns the cause.
 func (e *FlowError) Unwrap() error { return e.Err }
+
+// Sources lists the distinct source addresses the test's data will be sent
+// from when they are given (`local`, one per flow or one for all), for a
+// server that takes data only from an authenticated client.
+func (s *Spec) Sources() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, a := range append([]string{s.Local}, s.Locals...) {
+		if a != "" && !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}

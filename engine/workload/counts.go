@@ -80,6 +80,7 @@ type ServerCounts struct {
 	RecvCalls uint64 // receive calls that returned data (UDP_STREAM: datagrams)
 	Markers   uint64 // UDP_STREAM: end-of-test datagrams seen
 	FastOpen  uint64 // TCP_CRR: accepted connections whose SYN carried the request
+	Strangers uint64 // connections or datagrams refused: not from the authenticated client
 }
 
 // Peers keeps the distinct peer addresses (without ports) a server saw, up
@@ -149,4 +150,5 @@ func (c *ServerCounts) Merge(o *ServerCounts) {
 	c.RecvCalls += o.RecvCalls
 	c.Markers += o.Markers
 	c.FastOpen += o.FastOpen
+	c.Strangers += o.Strangers
 }

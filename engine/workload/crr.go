@@ -278,7 +278,8 @@ type CRRServer struct {
 	LFD      int // the listening socket
 	Request  int
 	Response int
-	FastOpen bool // read TCP_INFO of each accepted connection to count SYN data
+	FastOpen bool   // read TCP_INFO of each accepted connection to count SYN data
+	Allowed  *Allow // if set, connections from other sources are closed unserved (authenticated sessions)
 	Stop     *atomic.Bool
 	// Check, if set, is called after every CRRCheckEvery accepts; an error
 	// from it ends the loop with that error (the daemon's bound on
@@ -319,6 +320,12 @@ func (s *CRRServer) Run() {
 				s.Err = fmt.Errorf("accept: %w", en)
 				return
 			}
+			continue
+		}
+		s.peer.Received()
+		if !s.Allowed.Has(s.peer.AddrPort().Addr()) {
+			s.Counts.Strangers++ // not the authenticated client: not served
+			sock.Close(fd)
 			continue
 		}
 		s.Counts.Accepts++

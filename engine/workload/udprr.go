@@ -162,6 +162,7 @@ func (u *UDPRR) Run() {
 type UDPRRServer struct {
 	FD       int
 	Response int
+	Allowed  *Allow // if set, only these sources are answered (authenticated sessions)
 	Stop     *atomic.Bool
 	Counts   ServerCounts
 	Err      error
@@ -209,13 +210,19 @@ func (s *UDPRRServer) Run() {
 			}
 			continue
 		}
-		s.Counts.BytesReceived += uint64(n)
 		if s.from != lastPeer {
-			s.Counts.Peers.Add(s.from.AddrPort().Addr())
+			s.from.Received()
+			addr := s.from.AddrPort().Addr()
+			if !s.Allowed.Has(addr) {
+				s.Counts.Strangers++ // not the authenticated client: not answered
+				continue
+			}
+			s.Counts.Peers.Add(addr)
 			lastPeer = s.from
 		} else {
 			s.Counts.Peers.Counts[len(s.Counts.Peers.Counts)-1]++
 		}
+		s.Counts.BytesReceived += uint64(n)
 		for {
 			m, en := sock.SendTo(s.FD, s.resp, 0, &s.from)
 			if en == unix.EINTR {

@@ -130,6 +130,7 @@ type UDPSink struct {
 	FD       int
 	RecvSize int
 	Standing bool
+	Allowed  *Allow // if set, only datagrams from these sources count (authenticated sessions)
 	Stop     *atomic.Bool
 	Counts   ServerCounts
 	Err      error
@@ -177,21 +178,33 @@ func (s *UDPSink) Run() {
 			continue
 		}
 		if n == 0 {
+			if s.Allowed != nil {
+				s.from.Received()
+				if !s.Allowed.Has(s.from.AddrPort().Addr()) {
+					s.Counts.Strangers++ // a stranger cannot end the test
+					continue
+				}
+			}
 			s.Counts.Markers++
 			if !s.Standing {
 				end()
 			}
 			continue
 		}
-		s.Counts.BytesReceived += uint64(n)
-		s.Counts.RecvCalls++
 		if s.from != lastPeer {
 			s.from.Received()
-			s.Counts.Peers.Add(s.from.AddrPort().Addr())
+			addr := s.from.AddrPort().Addr()
+			if !s.Allowed.Has(addr) {
+				s.Counts.Strangers++ // not the authenticated client: not counted
+				continue
+			}
+			s.Counts.Peers.Add(addr)
 			lastPeer = s.from
 		} else if len(s.Counts.Peers.Counts) > 0 {
 			s.Counts.Peers.Counts[len(s.Counts.Peers.Counts)-1]++
 		}
+		s.Counts.BytesReceived += uint64(n)
+		s.Counts.RecvCalls++
 		if !s.Standing && !ending && s.Stop.Load() {
 			end()
 		}
