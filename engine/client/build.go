@@ -50,6 +50,7 @@ func (r *run) build(w *worker) *result.Result {
 		}
 	}
 	res.StartSkew = result.Skew([]float64{0}, [][]*result.Flow{res.Flows})
+	res.FirstSkew = result.FirstSkew([]float64{0}, [][]*result.Flow{res.Flows})
 	if len(w.flows) > 0 {
 		f := w.flows[0]
 		if f.local.IsValid() {
@@ -104,6 +105,8 @@ func (r *run) buildFlow(f *flow) *result.Flow {
 	if fl.Hist != nil {
 		fl.Latency = result.LatencyOf(fl.Hist)
 	}
+	began := c.Began.Seconds()
+	fl.Began = &began
 	if c.Transactions > 0 || c.BytesSent > 0 || c.BytesReceived > 0 {
 		first := c.First.Seconds()
 		fl.First = &first

@@ -82,6 +82,7 @@ func crrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 	events := make([]unix.EpollEvent, min(len(flows), 512))
 	active := len(flows)
 	for i, f := range flows {
+		f.Result.Began = time.Since(start)
 		t.next(f, i, 0)
 		if f.done {
 			active--

@@ -69,6 +69,7 @@ func rrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 	t := &rrState{cfg: cfg, req: req, buf: buf, dead: dead, epfd: epfd}
 	for i, f := range flows {
 		if !f.done {
+			f.Result.Began = time.Since(start)
 			for k := 0; k <= cfg.Burst; k++ {
 				t.issue(f, i, 0)
 			}

@@ -26,9 +26,12 @@ type Flow struct {
 	LocalPort     int               `json:"local_port"` // the flow's source port; 0 for tcp_crr, which has one per connection
 	RemoteAddress string            `json:"remote_address"`
 	DataPort      int               `json:"data_port"` // the server's data port this flow went to
+	// Began is when the flow began its first transaction (streams: its
+	// first send or receive), in seconds from the test's common start.
+	Began *float64 `json:"began"`
 	// First is when the flow's first transaction completed (streams: its
-	// first send or receive), in seconds from the test's common start;
-	// None if it completed none.
+	// first send or receive moved data), in seconds from the test's common
+	// start; None if it completed none.
 	First *float64 `json:"first"`
 	// Remote is what the server counted on this flow's connection; None
 	// when the server cannot tell flows apart (tcp_crr and the UDP tests,
@@ -52,13 +55,26 @@ type FlowRemote struct {
 // transaction of flows, each offset by the start of its test (seconds),
 // or nil if no flow completed a transaction.
 func Skew(starts []float64, flows [][]*Flow) *float64 {
+	return SkewOf(starts, flows, func(f *Flow) *float64 { return f.Began })
+}
+
+// FirstSkew is the spread of the flows' first completed transactions (see
+// Skew for the arguments).
+func FirstSkew(starts []float64, flows [][]*Flow) *float64 {
+	return SkewOf(starts, flows, func(f *Flow) *float64 { return f.First })
+}
+
+// SkewOf is the spread of the instant at(f) of every flow that has one,
+// each group's offsets taken from its start in starts.
+func SkewOf(starts []float64, flows [][]*Flow, at func(*Flow) *float64) *float64 {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, fs := range flows {
 		for _, f := range fs {
-			if f.First == nil {
+			x := at(f)
+			if x == nil {
 				continue
 			}
-			t := starts[i] + *f.First
+			t := starts[i] + *x
 			lo, hi = math.Min(lo, t), math.Max(hi, t)
 		}
 	}
@@ -142,6 +158,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 	out.Remote = rem
 	out.UDP = aggregateUDP(rs)
 	out.StartSkew = Skew(starts, flows)
+	out.FirstSkew = FirstSkew(starts, flows)
 	h, err := MergeHist(rs)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,8 @@ func rr(test string, start float64, trans uint64, lat int64, firsts ...float64) 
 		Remote: &Remote{Transactions: trans, Accepts: 1, Peers: []string{"198.18.0.1"}, Errors: map[string]uint64{}}}
 	for i, f := range firsts {
 		f := f
-		r.Flows = append(r.Flows, &Flow{Index: i, Test: test, First: &f, Hist: h})
+		b := f / 2 // each flow began half-way to its first completion
+		r.Flows = append(r.Flows, &Flow{Index: i, Test: test, Began: &b, First: &f, Hist: h})
 	}
 	return r
 }
@@ -41,8 +42,11 @@ func TestAggregate(t *testing.T) {
 	if len(agg.Flows) != 3 || agg.Flows[2].Index != 2 || agg.Config.Flows != 3 {
 		t.Errorf("flows: %d, last index %d, config %d", len(agg.Flows), agg.Flows[len(agg.Flows)-1].Index, agg.Config.Flows)
 	}
-	if agg.StartSkew == nil || *agg.StartSkew < 0.0024 || *agg.StartSkew > 0.0026 {
-		t.Errorf("start skew %v, want 2.5 ms (100.001 to 100.0035)", agg.StartSkew)
+	if agg.StartSkew == nil || *agg.StartSkew < 0.00224 || *agg.StartSkew > 0.00226 {
+		t.Errorf("start skew %v, want 2.25 ms (began 100.0005 to 100.00275)", agg.StartSkew)
+	}
+	if agg.FirstSkew == nil || *agg.FirstSkew < 0.0024 || *agg.FirstSkew > 0.0026 {
+		t.Errorf("first skew %v, want 2.5 ms (first 100.001 to 100.0035)", agg.FirstSkew)
 	}
 	if agg.Remote == nil || agg.Remote.Transactions != 4000 || len(agg.Remote.Peers) != 1 {
 		t.Errorf("remote %+v", agg.Remote)

@@ -72,9 +72,14 @@ type Result struct {
 	// and throughput, latency from the merged histograms.
 	Flows []*Flow `json:"flows"`
 	// StartSkew is the spread, in seconds, between the first and the last
-	// flow's first transaction (streams: first send or receive), measured
-	// from the common start; 0 for one flow, None if no flow completed one.
+	// flow's start: the instant each began its first transaction (streams:
+	// its first send or receive), measured from the common start; 0 for one
+	// flow. It is what the common start controls.
 	StartSkew *float64 `json:"start_skew"`
+	// FirstSkew is the spread of the flows' first completed transactions:
+	// the start skew plus how the server and the machine serialised the
+	// flows' first answers; None if no flow completed one.
+	FirstSkew *float64 `json:"first_skew"`
 	// Start is when the measured interval began, in seconds since the Unix
 	// epoch on the clock of the machine that ran the client side: tests
 	// started together (flows, parallel(), client= in parallel) share it.

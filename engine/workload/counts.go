@@ -44,6 +44,7 @@ type Counts struct {
 	BytesSent     uint64        // bytes written to the data socket(s)
 	BytesReceived uint64        // bytes read from the data socket(s)
 	Elapsed       time.Duration // the measured interval
+	Began         time.Duration // when the loop began its first transaction or send, from the start
 	First         time.Duration // when the first transaction completed, from the start
 	Lost          uint64        // UDP transactions given up after the loss timeout
 	Connects      uint64        // connections made (TCP_CRR)

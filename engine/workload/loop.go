@@ -52,6 +52,9 @@ func (l *Loop) init() {
 		l.Interim.reset()
 	}
 	l.began = false
+	// The instant this loop began its first transaction (or send): flows
+	// released at one common start begin within the start skew.
+	l.Result.Began = time.Since(l.Start)
 }
 
 // full reports whether the count limit has been reached.
