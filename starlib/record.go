@@ -61,8 +61,8 @@ type RunResult struct {
 	Partial bool   `json:"partial,omitempty"`
 	Error   string `json:"error,omitempty"`
 	// ServerEnv is env() of the server that ran the other end of the test,
-	// as it sends it over the control protocol. Not wired yet: null until
-	// the protocol carries it.
+	// as it sent it over the control protocol; null for a test without a
+	// control connection.
 	ServerEnv *sysinfo.Info `json:"server_env"`
 }
 
@@ -97,6 +97,9 @@ type Recorder struct {
 // Add keeps a result; err, if not nil, says why the test was cut short.
 func (r *Recorder) Add(res *result.Result, err error) {
 	rr := RunResult{Result: res}
+	if res != nil {
+		rr.ServerEnv = res.ServerEnv
+	}
 	if err != nil {
 		rr.Partial, rr.Error = true, err.Error()
 	}

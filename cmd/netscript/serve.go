@@ -65,7 +65,7 @@ func serve(args []string) int {
 		logTo = io.Discard // the script reports every failure itself
 		lim = embeddedLimits(lim)
 	}
-	srv := server.New(server.Config{Version: version, Threads: &workload.Threads{}, Log: logTo, Limits: lim, Token: tok})
+	srv := server.New(server.Config{Version: version, Commit: commit, Threads: &workload.Threads{}, Log: logTo, Limits: lim, Token: tok})
 	defer srv.Close()
 	if *embeddedFD >= 0 {
 		return serveEmbedded(srv, listen, *embeddedFD)

@@ -19,6 +19,8 @@ func (r *run) build(w *worker) *result.Result {
 		Errors:  map[string]uint64{},
 		Interim: []result.Sample{},
 		Flows:   []*result.Flow{},
+
+		ServerEnv: r.ready.Server.Env,
 	}
 	if !w.start.IsZero() {
 		res.Start = float64(w.start.UnixNano()) / 1e9

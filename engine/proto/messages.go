@@ -1,5 +1,7 @@
 package proto
 
+import "netscript/engine/sysinfo"
+
 import "encoding/json"
 
 // Setup asks the server to prepare the server side of one test.
@@ -49,6 +51,9 @@ type Buffers struct {
 type ServerInfo struct {
 	Version string `json:"version"` // netscript release
 	Kernel  string `json:"kernel,omitempty"`
+	// Env is the server's env(): kernel, CPUs and the sysctls that move
+	// results, so a record of a run holds both machines'.
+	Env *sysinfo.Info `json:"env,omitempty"`
 }
 
 // Ready answers Setup: where the data endpoint is and what was granted.

@@ -5,6 +5,7 @@ package result
 
 import (
 	"netscript/engine/hist"
+	"netscript/engine/sysinfo"
 )
 
 // Units of throughput, spelled as netperf spells them.
@@ -84,6 +85,10 @@ type Result struct {
 	// epoch on the clock of the machine that ran the client side: tests
 	// started together (flows, parallel(), client= in parallel) share it.
 	Start float64 `json:"start"`
+
+	// ServerEnv is the server's env() as it sent it at set-up; not a
+	// script-visible field (records keep it beside the result).
+	ServerEnv *sysinfo.Info `json:"-"`
 
 	// Hist is the full latency histogram behind Latency, kept so results
 	// can be merged exactly; it is not a script-visible field.

@@ -31,6 +31,7 @@ import (
 // Config sets up a Server.
 type Config struct {
 	Version string            // the netscript release, reported to clients
+	Commit  string            // the commit it was built from, in the env() it reports
 	Threads *workload.Threads // shared accounting of data-path threads; a private one if nil
 	Log     io.Writer         // where session errors are logged; discarded if nil
 

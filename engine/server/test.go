@@ -17,6 +17,7 @@ import (
 	"netscript/engine/proto"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
+	"netscript/engine/sysinfo"
 	"netscript/engine/workload"
 )
 
@@ -325,7 +326,8 @@ func (s *Server) info() proto.ServerInfo {
 	if unix.Uname(&u) == nil {
 		kernel = unix.ByteSliceToString(u.Release[:])
 	}
-	return proto.ServerInfo{Version: s.cfg.Version, Kernel: kernel}
+	env := sysinfo.Collect(s.cfg.Version, s.cfg.Commit)
+	return proto.ServerInfo{Version: s.cfg.Version, Kernel: kernel, Env: &env}
 }
 
 // fastOpenSysctl reads net.ipv4.tcp_fastopen of the server's network
