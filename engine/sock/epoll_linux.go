@@ -7,12 +7,13 @@ import (
 )
 
 // EpollWait waits up to timeoutMs for events on the epoll instance epfd
-// with a raw epoll_wait(2) and returns how many were stored in events.
+// with a raw epoll_pwait(2) (no signal mask; the call every architecture
+// has) and returns how many were stored in events.
 func EpollWait(epfd int, events []unix.EpollEvent, timeoutMs int) (int, unix.Errno) {
 	if len(events) == 0 {
 		return 0, unix.EINVAL
 	}
-	n, e := rawSyscall6(unix.SYS_EPOLL_WAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(timeoutMs), 0, 0)
+	n, e := rawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(timeoutMs), 0, 8)
 	if e != 0 {
 		return 0, unix.Errno(e)
 	}
@@ -24,7 +25,7 @@ func EpollWait(epfd int, events []unix.EpollEvent, timeoutMs int) (int, unix.Err
 // its flow without a lookup.
 func EpollCtl(epfd, op, fd int, events uint32, tag int32) unix.Errno {
 	ev := unix.EpollEvent{Events: events, Fd: int32(fd), Pad: tag}
-	_, _, e := unix.RawSyscall6(unix.SYS_EPOLL_CTL, uintptr(epfd), uintptr(op), uintptr(fd), uintptr(unsafe.Pointer(&ev)), 0, 0)
+	_, e := rawSyscall6(unix.SYS_EPOLL_CTL, uintptr(epfd), uintptr(op), uintptr(fd), uintptr(unsafe.Pointer(&ev)), 0, 0)
 	return e
 }
 

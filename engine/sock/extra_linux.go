@@ -26,7 +26,7 @@ func (s *Sleeper) Sleep(d time.Duration) unix.Errno {
 	}
 	s.ts.Sec = int64(d / time.Second)
 	s.ts.Nsec = int64(d % time.Second)
-	_, _, e := unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&s.ts)), 0, 0)
+	_, e := rawSyscall6(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&s.ts)), 0, 0, 0, 0, 0)
 	return e
 }
 
@@ -66,7 +66,7 @@ type TCPInfo struct {
 func (t *TCPInfo) FastOpen(fd int) (FastOpenState, unix.Errno) {
 	t.n = uint32(len(t.buf))
 	t.buf = [8]byte{}
-	_, _, e := unix.RawSyscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.IPPROTO_TCP, unix.TCP_INFO,
+	_, e := rawSyscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.IPPROTO_TCP, unix.TCP_INFO,
 		uintptr(unsafe.Pointer(&t.buf[0])), uintptr(unsafe.Pointer(&t.n)), 0)
 	if e != 0 {
 		return FastOpenState{}, e
@@ -104,6 +104,6 @@ func RecvErr(fd, family int) error {
 // SendEmpty sends a zero-length datagram on the connected socket fd (the
 // end-of-test marker of UDP_STREAM).
 func SendEmpty(fd int) unix.Errno {
-	_, _, e := unix.RawSyscall6(unix.SYS_SENDTO, uintptr(fd), 0, 0, 0, 0, 0)
+	_, e := rawSyscall6(unix.SYS_SENDTO, uintptr(fd), 0, 0, 0, 0, 0)
 	return e
 }

@@ -15,7 +15,7 @@ func Read(fd int, b []byte) (int, unix.Errno) {
 	}
 	n, e := rawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0, 0, 0)
 	if e != 0 {
-		return 0, unix.Errno(e)
+		return 0, e
 	}
 	return int(n), 0
 }
@@ -28,7 +28,7 @@ func Write(fd int, b []byte) (int, unix.Errno) {
 	}
 	n, e := rawSyscall6(unix.SYS_SENDTO, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0, 0, 0)
 	if e != 0 {
-		return 0, unix.Errno(e)
+		return 0, e
 	}
 	return int(n), 0
 }
@@ -38,7 +38,7 @@ func Recv(fd int, b []byte, flags int) (int, unix.Errno) {
 	if len(b) == 0 {
 		return 0, 0
 	}
-	n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), uintptr(flags), 0, 0)
+	n, e := rawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), uintptr(flags), 0, 0)
 	if e != 0 {
 		return 0, e
 	}
@@ -52,7 +52,7 @@ func RecvFrom(fd int, b []byte, from *Addr) (int, unix.Errno) {
 		p = unsafe.Pointer(&b[0])
 	}
 	from.rawLen = uint32(unsafe.Sizeof(from.raw))
-	n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(p), uintptr(len(b)), 0,
+	n, e := rawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(p), uintptr(len(b)), 0,
 		uintptr(unsafe.Pointer(&from.raw)), uintptr(unsafe.Pointer(&from.rawLen)))
 	if e != 0 {
 		return 0, e
@@ -66,7 +66,7 @@ func SendTo(fd int, b []byte, flags int, to *Addr) (int, unix.Errno) {
 	if len(b) > 0 {
 		p = unsafe.Pointer(&b[0])
 	}
-	n, _, e := unix.RawSyscall6(unix.SYS_SENDTO, uintptr(fd), uintptr(p), uintptr(len(b)), uintptr(flags),
+	n, e := rawSyscall6(unix.SYS_SENDTO, uintptr(fd), uintptr(p), uintptr(len(b)), uintptr(flags),
 		uintptr(unsafe.Pointer(&to.raw)), uintptr(to.rawLen))
 	if e != 0 {
 		return 0, e
@@ -77,7 +77,7 @@ func SendTo(fd int, b []byte, flags int, to *Addr) (int, unix.Errno) {
 // Socket opens a socket of the address's family with a raw socket(2); the
 // descriptor is close-on-exec.
 func Socket(family, typ int) (int, unix.Errno) {
-	fd, _, e := unix.RawSyscall(unix.SYS_SOCKET, uintptr(family), uintptr(typ|unix.SOCK_CLOEXEC), 0)
+	fd, e := rawSyscall6(unix.SYS_SOCKET, uintptr(family), uintptr(typ|unix.SOCK_CLOEXEC), 0, 0, 0, 0)
 	if e != 0 {
 		return -1, e
 	}
@@ -86,13 +86,13 @@ func Socket(family, typ int) (int, unix.Errno) {
 
 // Connect connects fd to a with a raw connect(2).
 func Connect(fd int, a *Addr) unix.Errno {
-	_, _, e := unix.RawSyscall(unix.SYS_CONNECT, uintptr(fd), uintptr(unsafe.Pointer(&a.raw)), uintptr(a.rawLen))
+	_, e := rawSyscall6(unix.SYS_CONNECT, uintptr(fd), uintptr(unsafe.Pointer(&a.raw)), uintptr(a.rawLen), 0, 0, 0)
 	return e
 }
 
 // Bind binds fd to a with a raw bind(2).
 func Bind(fd int, a *Addr) unix.Errno {
-	_, _, e := unix.RawSyscall(unix.SYS_BIND, uintptr(fd), uintptr(unsafe.Pointer(&a.raw)), uintptr(a.rawLen))
+	_, e := rawSyscall6(unix.SYS_BIND, uintptr(fd), uintptr(unsafe.Pointer(&a.raw)), uintptr(a.rawLen), 0, 0, 0)
 	return e
 }
 
@@ -105,7 +105,7 @@ func Accept(fd int, peer *Addr) (int, unix.Errno) {
 		rp = uintptr(unsafe.Pointer(&peer.raw))
 		lp = uintptr(unsafe.Pointer(&peer.rawLen))
 	}
-	nfd, _, e := unix.RawSyscall6(unix.SYS_ACCEPT4, uintptr(fd), rp, lp, unix.SOCK_CLOEXEC, 0, 0)
+	nfd, e := rawSyscall6(unix.SYS_ACCEPT4, uintptr(fd), rp, lp, unix.SOCK_CLOEXEC, 0, 0)
 	if e != 0 {
 		return -1, e
 	}
@@ -114,21 +114,29 @@ func Accept(fd int, peer *Addr) (int, unix.Errno) {
 
 // Close closes fd with a raw close(2).
 func Close(fd int) unix.Errno {
-	_, _, e := unix.RawSyscall(unix.SYS_CLOSE, uintptr(fd), 0, 0)
+	_, e := rawSyscall6(unix.SYS_CLOSE, uintptr(fd), 0, 0, 0, 0, 0)
 	return e
 }
 
 // Shutdown shuts down part of a full-duplex connection (unix.SHUT_WR, ...).
 func Shutdown(fd, how int) unix.Errno {
-	_, _, e := unix.RawSyscall(unix.SYS_SHUTDOWN, uintptr(fd), uintptr(how), 0)
+	_, e := rawSyscall6(unix.SYS_SHUTDOWN, uintptr(fd), uintptr(how), 0, 0, 0, 0)
 	return e
 }
 
 // Poll waits up to timeoutMs for the events on fd and returns the events
-// that are ready (0 on timeout).
+// that are ready (0 on timeout). It uses ppoll(2), which every architecture
+// has; a negative timeoutMs waits without a bound.
 func Poll(fd int, events int16, timeoutMs int) (int16, unix.Errno) {
 	pfd := unix.PollFd{Fd: int32(fd), Events: events}
-	n, _, e := unix.RawSyscall(unix.SYS_POLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(timeoutMs))
+	var n uintptr
+	var e unix.Errno
+	if timeoutMs < 0 {
+		n, e = rawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, 0, 0, 8, 0)
+	} else {
+		ts := unix.NsecToTimespec(int64(timeoutMs) * 1e6)
+		n, e = rawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 8, 0)
+	}
 	if e != 0 {
 		return 0, e
 	}

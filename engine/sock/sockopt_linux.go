@@ -11,7 +11,7 @@ import (
 // the data path (TCP_CRR sets options on every new connection).
 func SetInt(fd, level, opt, value int) unix.Errno {
 	v := int32(value)
-	_, _, e := unix.RawSyscall6(unix.SYS_SETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt),
+	_, e := rawSyscall6(unix.SYS_SETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt),
 		uintptr(unsafe.Pointer(&v)), 4, 0)
 	return e
 }
@@ -20,7 +20,7 @@ func SetInt(fd, level, opt, value int) unix.Errno {
 func SetTickRaw(fd int, d time.Duration) unix.Errno {
 	tv := unix.NsecToTimeval(d.Nanoseconds())
 	for _, opt := range [2]int{unix.SO_RCVTIMEO, unix.SO_SNDTIMEO} {
-		_, _, e := unix.RawSyscall6(unix.SYS_SETSOCKOPT, uintptr(fd), unix.SOL_SOCKET, uintptr(opt),
+		_, e := rawSyscall6(unix.SYS_SETSOCKOPT, uintptr(fd), unix.SOL_SOCKET, uintptr(opt),
 			uintptr(unsafe.Pointer(&tv)), unsafe.Sizeof(tv), 0)
 		if e != 0 {
 			return e
@@ -66,7 +66,7 @@ func ConnectWait(fd int, a *Addr, giveUp func() bool) unix.Errno {
 func soErrorRaw(fd int) unix.Errno {
 	var v int32
 	l := uint32(4)
-	_, _, e := unix.RawSyscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.SOL_SOCKET, unix.SO_ERROR,
+	_, e := rawSyscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.SOL_SOCKET, unix.SO_ERROR,
 		uintptr(unsafe.Pointer(&v)), uintptr(unsafe.Pointer(&l)), 0)
 	if e != 0 {
 		return e
