@@ -2,14 +2,12 @@ package client
 
 import (
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"netscript/engine/cpu"
 	"netscript/engine/result"
 	"netscript/engine/spec"
+	"netscript/engine/sysinfo"
 	"netscript/engine/workload"
 )
 
@@ -124,7 +122,7 @@ func (r *run) fastOpenFigures(res *result.Result, w *worker) {
 		Attempted: c.Attempted, Accepted: c.Accepted, CookieRequests: c.CookieRequests,
 		Fallbacks: c.NotAcked, SynRetransmits: c.SynRetransmitted, Unknown: c.Unknown,
 	}
-	if v := fastOpenSysctl(); v >= 0 {
+	if v := sysinfo.FastOpen(); v >= 0 {
 		f.ClientSysctl = &v
 	}
 	if res.Remote != nil {
@@ -159,19 +157,6 @@ func (r *run) fastOpenFigures(res *result.Result, w *worker) {
 		res.Notes = append(res.Notes, "fastopen: "+f.Note)
 	}
 	res.FastOpen = f
-}
-
-// fastOpenSysctl reads this machine's net.ipv4.tcp_fastopen, or -1.
-func fastOpenSysctl() int {
-	b, err := os.ReadFile("/proc/sys/net/ipv4/tcp_fastopen")
-	if err != nil {
-		return -1
-	}
-	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 0, 32)
-	if err != nil {
-		return -1
-	}
-	return int(v)
 }
 
 // work is the local work count service demand divides by, and whether it

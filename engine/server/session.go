@@ -16,6 +16,7 @@ import (
 	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/spec"
+	"netscript/engine/sysinfo"
 	"netscript/engine/workload"
 )
 
@@ -107,7 +108,7 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 		return
 	}
 	defer t.close()
-	ready := proto.Ready{DataPort: t.port, Buffers: t.buffers, Server: s.info(), TCPFastOpen: fastOpenSysctl()}
+	ready := proto.Ready{DataPort: t.port, Buffers: t.buffers, Server: s.info(), TCPFastOpen: sysinfo.FastOpen()}
 	if w == spec.TCPMaerts {
 		ready.SendSize = t.sendSize
 	}

@@ -3,9 +3,6 @@ package server
 import (
 	"fmt"
 	"net/netip"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -328,18 +325,4 @@ func (s *Server) info() proto.ServerInfo {
 	}
 	env := sysinfo.Collect(s.cfg.Version, s.cfg.Commit)
 	return proto.ServerInfo{Version: s.cfg.Version, Kernel: kernel, Env: &env}
-}
-
-// fastOpenSysctl reads net.ipv4.tcp_fastopen of the server's network
-// namespace, or -1 if it cannot be read.
-func fastOpenSysctl() int {
-	b, err := os.ReadFile("/proc/sys/net/ipv4/tcp_fastopen")
-	if err != nil {
-		return -1
-	}
-	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 0, 32)
-	if err != nil {
-		return -1
-	}
-	return int(v)
 }

@@ -179,3 +179,21 @@ func (i Info) String() string {
 	parts = append(parts, strings.TrimSpace(build), i.Go)
 	return strings.Join(parts, ", ")
 }
+
+// FastOpen returns net.ipv4.tcp_fastopen of this process's network
+// namespace (the bits that let clients and servers use TCP Fast Open), or
+// -1 if it cannot be read. Both ends report it, so a Fast Open test can say
+// which side's setting kept the cookie from being used.
+func FastOpen() int { return fastOpenFrom(os.DirFS("/")) }
+
+func fastOpenFrom(fsys fs.FS) int {
+	b, err := fs.ReadFile(fsys, "proc/sys/net/ipv4/tcp_fastopen")
+	if err != nil {
+		return -1
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 0, 32)
+	if err != nil || v < 0 {
+		return -1
+	}
+	return int(v)
+}

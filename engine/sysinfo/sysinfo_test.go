@@ -111,3 +111,31 @@ func TestCollect(t *testing.T) {
 		t.Errorf("String() = %q", s)
 	}
 }
+
+func TestFastOpenFrom(t *testing.T) {
+	for _, tc := range []struct {
+		file string // contents; "-" for no file
+		want int
+	}{
+		{"3\n", 3},
+		{"1", 1},
+		{"0x603\n", 0x603},
+		{"-", -1},
+		{"", -1},
+		{"banana\n", -1},
+		{"-2\n", -1},
+	} {
+		fsys := fstest.MapFS{}
+		if tc.file != "-" {
+			fsys["proc/sys/net/ipv4/tcp_fastopen"] = &fstest.MapFile{Data: []byte(tc.file)}
+		}
+		if got := fastOpenFrom(fsys); got != tc.want {
+			t.Errorf("tcp_fastopen %q: got %d, want %d", tc.file, got, tc.want)
+		}
+	}
+	if runtime.GOOS == "linux" {
+		if v := FastOpen(); v < 0 {
+			t.Errorf("FastOpen() = %d on Linux; /proc/sys/net/ipv4/tcp_fastopen should be readable", v)
+		}
+	}
+}
