@@ -89,13 +89,18 @@ func (e *TestError) Error() string {
 
 func (e *TestError) Unwrap() error { return e.Err }
 
-// Run runs the test s against the server at s.Host:s.Port. On a failure
-// after the test started it returns a *TestError holding the partial result.
-// Cancelling ctx stops the test within one sock.Tick; the session with the
-// server is still ended cleanly and the result covers what was measured.
+// Run runs the test s against the server at s.Host:s.Port, or has the
+// daemon at s.Client run its client side (RunRemote) if s.Client is set. On
+// a failure after the test started it returns a *TestError holding the
+// partial result. Cancelling ctx stops the test within one sock.Tick; the
+// session with the server is still ended cleanly and the result covers
+// what was measured.
 func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
+	}
+	if s.Client != "" {
+		return RunRemote(ctx, s, opt)
 	}
 	if opt.Threads == nil {
 		opt.Threads = &workload.Threads{}

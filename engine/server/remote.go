@@ -73,7 +73,10 @@ func (s *Server) runClient(pc *proto.Conn, peer string, payload []byte) {
 
 // checkRemote checks a test a script asks this daemon to run: it must name
 // its server, not hand the client side on again, and fit the daemon's
-// bounds.
+// bounds. The bounds are the ones a test served here must fit (serve's
+// --max-flows, --max-message, --max-buffer, --max-duration), applied to
+// what the client side spends on this machine: its flows, its messages and
+// its own socket buffers. The server at the other end checks the rest.
 func (s *Server) checkRemote(sp *spec.Spec) error {
 	if sp.Client != "" {
 		return errors.New("client: a daemon runs the client side itself and does not hand it on (client is set)")
@@ -84,7 +87,30 @@ func (s *Server) checkRemote(sp *spec.Spec) error {
 	if err := sp.Validate(); err != nil {
 		return err
 	}
-	return s.lim.Duration(sp.Duration)
+	local := proto.Setup{
+		Test:       sp.Workload.String(),
+		Request:    sp.Request,
+		Response:   sp.Response,
+		Burst:      sp.Burst,
+		SendSize:   sp.SendSize,
+		RecvSize:   sp.RecvSize,
+		SendBuffer: sp.SendBuffer,
+		RecvBuffer: sp.RecvBuffer,
+		DurationNs: int64(sp.Duration),
+		Brand:      sp.Brand,
+		Rate:       sp.Rate,
+		FastOpen:   sp.FastOpen,
+	}
+	if !sp.Workload.RR() {
+		local.Request, local.Response = 0, 0
+	}
+	if n := sp.FlowCount(); n > 1 {
+		local.Flows = n
+	}
+	if _, err := checkSetup(&s.lim, &local); err != nil {
+		return fmt.Errorf("client: this daemon will not run the test: %w", err)
+	}
+	return nil
 }
 
 // remoteGate is the start of a test run for a script: Arrive tells the

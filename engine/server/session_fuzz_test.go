@@ -61,7 +61,8 @@ func conversation(setup proto.Setup, more ...proto.Type) []byte {
 // FuzzRunClient feeds hostile RunClient payloads to the decoding and the
 // checks a daemon applies before it runs a test's client side for a
 // script: never a panic, and whatever passes names a server, does not hand
-// the client side on, and fits the daemon's duration bound.
+// the client side on, and fits the daemon's bounds on duration, flows,
+// message sizes and socket buffers.
 func FuzzRunClient(f *testing.F) {
 	s := New(Config{Version: "fuzz", Threads: &workload.Threads{}})
 	defer s.Close()
@@ -77,7 +78,10 @@ func FuzzRunClient(f *testing.F) {
 		if s.checkRemote(&sp) != nil {
 			return
 		}
-		if sp.Host == "" || sp.Client != "" || sp.Duration < 0 || sp.Duration > s.lim.MaxDuration {
+		l := &s.lim
+		if sp.Host == "" || sp.Client != "" || sp.Duration < 0 || sp.Duration > l.MaxDuration ||
+			sp.FlowCount() > l.MaxFlows || sp.SendBuffer > l.MaxBuffer || sp.RecvBuffer > l.MaxBuffer ||
+			sp.SendSize > l.MaxMessage || (sp.Workload.RR() && (sp.Request > l.MaxMessage || sp.Response > l.MaxMessage)) {
 			t.Fatalf("accepted %+v", sp)
 		}
 	})
