@@ -356,7 +356,13 @@ func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 ti
 	for _, f := range w.flows {
 		l := f.loop()
 		if l == nil {
-			continue // multiplexed flows publish nothing while they run
+			// A multiplexed flow: it publishes its counts for the
+			// progress display (interim samples keep flows on threads).
+			if f.m != nil && r.opt.Progress != nil {
+				f.m.Live = &workload.Live{}
+				lives = append(lives, f.m.Live)
+			}
+			continue
 		}
 		if r.opt.Progress != nil || r.opt.Interim != nil {
 			l.Live = &workload.Live{}

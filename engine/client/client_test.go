@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/netip"
 	"sync"
 	"testing"
@@ -59,39 +60,54 @@ func TestCancel(t *testing.T) {
 	}
 }
 
-// TestProgress: a watcher sees the counts grow while the test runs.
+// TestProgress: a watcher sees the counts grow while the test runs, on a
+// thread per flow and with flows multiplexed on epoll threads alike.
 func TestProgress(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
-	s := spec.Default(spec.TCPRR)
-	s.Host, s.Port = ap.Addr().String(), int(ap.Port())
-	s.Duration = 700 * time.Millisecond
-	var got []client.Progress
-	var mu sync.Mutex
-	res, err := client.Run(context.Background(), s, client.Options{Threads: th, Progress: func(p client.Progress) {
-		mu.Lock()
-		got = append(got, p)
-		mu.Unlock()
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) < 2 {
-		t.Fatalf("%d progress reports in 700 ms, want at least 2", len(got))
-	}
-	last := got[len(got)-1]
-	if last.Test != "TCP_RR" || last.Total != s.Duration || last.Transactions == 0 || last.Throughput <= 0 {
-		t.Errorf("last report %+v", last)
-	}
-	for i := 1; i < len(got); i++ {
-		if got[i].Transactions < got[i-1].Transactions || got[i].Elapsed < got[i-1].Elapsed {
-			t.Errorf("progress went backwards: %+v then %+v", got[i-1], got[i])
-		}
-	}
-	if last.Transactions > res.Transactions+res.Discarded {
-		t.Errorf("progress showed %d, result %d", last.Transactions, res.Transactions)
+	for _, tc := range []struct {
+		w     spec.Workload
+		flows int
+	}{
+		{spec.TCPRR, 1},
+		{spec.TCPRR, spec.ThreadedFlows + 4},
+		{spec.TCPCRR, spec.ThreadedFlows + 4},
+	} {
+		t.Run(fmt.Sprintf("%v/%d", tc.w, tc.flows), func(t *testing.T) {
+			s := spec.Default(tc.w)
+			s.Host, s.Port = ap.Addr().String(), int(ap.Port())
+			s.Duration, s.Flows = 700*time.Millisecond, tc.flows
+			if s.Multiplexed() != (tc.flows > spec.ThreadedFlows) {
+				t.Fatalf("%d flows: multiplexed %v", tc.flows, s.Multiplexed())
+			}
+			var got []client.Progress
+			var mu sync.Mutex
+			res, err := client.Run(context.Background(), s, client.Options{Threads: th, Progress: func(p client.Progress) {
+				mu.Lock()
+				got = append(got, p)
+				mu.Unlock()
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(got) < 2 {
+				t.Fatalf("%d progress reports in 700 ms, want at least 2", len(got))
+			}
+			last := got[len(got)-1]
+			if last.Test != tc.w.String() || last.Total != s.Duration || last.Transactions == 0 || last.Throughput <= 0 {
+				t.Errorf("last report %+v", last)
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i].Transactions < got[i-1].Transactions || got[i].Elapsed < got[i-1].Elapsed {
+					t.Errorf("progress went backwards: %+v then %+v", got[i-1], got[i])
+				}
+			}
+			if last.Transactions > res.Transactions+res.Discarded {
+				t.Errorf("progress showed %d, result %d", last.Transactions, res.Transactions)
+			}
+		})
 	}
 }
 

@@ -24,6 +24,9 @@ type Flow struct {
 	Hist   *hist.Histogram // this flow's transaction times; may be nil
 	Result workload.Counts // what this flow counted
 	Err    error           // why this flow stopped early, if it did
+	// Live, if set, receives the flow's counts every workload.PublishEvery
+	// while it runs and once when it ends, for a progress display.
+	Live *workload.Live
 
 	sent     []time.Duration // send times of requests in flight (ring)
 	head     int
@@ -38,6 +41,7 @@ type Flow struct {
 	failures int  // consecutive failed connects (TCP_CRR)
 	retry    bool // TCP_CRR: the last connect failed; try again next round
 	retryAt  time.Duration
+	pubAt    time.Duration // when the flow next publishes to Live
 }
 
 // Config is what every flow of a test shares.
@@ -82,6 +86,10 @@ func (f *Flow) record(now, lat, dead time.Duration) bool {
 	if f.Hist != nil {
 		f.Hist.Record(int64(lat))
 	}
+	if f.Live != nil && now >= f.pubAt {
+		f.pubAt = now + workload.PublishEvery
+		f.Live.Store(now, &f.Result)
+	}
 	return true
 }
 
@@ -105,6 +113,9 @@ func (f *Flow) finish(byDeadline bool, dead time.Duration) {
 		f.Result.Elapsed = dead
 	} else {
 		f.Result.Elapsed = f.last
+	}
+	if f.Live != nil {
+		f.Live.Store(f.Result.Elapsed, &f.Result)
 	}
 }
 

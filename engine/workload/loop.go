@@ -187,7 +187,13 @@ func (l *Loop) publish(now time.Duration) {
 		return
 	}
 	l.pubAt = now + PublishEvery
-	l.Live.Transactions.Store(l.Result.Transactions)
-	l.Live.Bytes.Store(l.Result.BytesSent + l.Result.BytesReceived)
-	l.Live.At.Store(int64(now))
+	l.Live.Store(now, &l.Result)
+}
+
+// Store publishes c, counted at now (an offset from the loop's start), for
+// readers of l. Loops call it every PublishEvery and once at the end.
+func (l *Live) Store(now time.Duration, c *Counts) {
+	l.Transactions.Store(c.Transactions)
+	l.Bytes.Store(c.BytesSent + c.BytesReceived)
+	l.At.Store(int64(now))
 }
