@@ -62,8 +62,8 @@ func (c *CRR) Run() {
 	// A Ticker interrupts the thread's blocking calls once a tick, so the
 	// connections need no timeouts of their own: two setsockopt calls per
 	// transaction fewer, and no kernel timer on each wait.
-	if tk, err := sock.StartTicker(sock.Tick); err == nil {
-		defer tk.Stop()
+	if tk, err := startTicker(sock.Tick); err == nil {
+		defer tk.stop()
 		c.connTick = false
 	} else {
 		c.connTick = true
