@@ -7,7 +7,8 @@
 // nothing, takes no lock and sends on no channel: per transaction it does its
 // system calls, reads the monotonic clock once, and records the time into a
 // histogram. It stops when its limit is reached or when its stop flag is set;
-// every socket it blocks on wakes it at least once per sock.Tick to look.
+// every blocking call wakes it at least once per sock.Tick to look (socket
+// timeouts, or a sock.Ticker on its thread).
 //
 // Counting follows netperf: throughput is what completed inside the measured
 // interval; a transaction in flight at the deadline is not counted (it is
