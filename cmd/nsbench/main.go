@@ -34,6 +34,11 @@ type workload struct {
 	pingpong string // the reference's mode
 	extra    string // extra netscript options
 	ppArgs   []string
+	// serverSends: netscript's server is the sender (TCP_MAERTS). The
+	// reference's only stream mode has its client send, so for it to send
+	// from the CPU netscript's server sends from, its client runs on CPU 0
+	// against a second reference server on the client's CPU.
+	serverSends bool
 }
 
 // The reference's client sets TCP_NODELAY on every connection it makes, so
@@ -48,7 +53,7 @@ var workloads = []workload{
 	// The reference has one stream mode (client to its PORT+1 sink); both
 	// stream directions are compared with it, at the same message size.
 	{name: "tcp_stream", pingpong: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}},
-	{name: "tcp_maerts", pingpong: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}},
+	{name: "tcp_maerts", pingpong: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}, serverSends: true},
 }
 
 func main() {
@@ -65,14 +70,17 @@ func main() {
 		return
 	}
 
-	ppPort, nsPort := freePort(), freePort()
+	ppPort, ppPort1, nsPort := freePort(), freePort(), freePort()
 	stopPP := start("0", *pingpong, "serve", "-p", strconv.Itoa(ppPort))
 	defer stopPP()
+	stopPP1 := start("1", *pingpong, "serve", "-p", strconv.Itoa(ppPort1)) // a receiver on CPU 1 (serverSends)
+	defer stopPP1()
 	stopNS := start("0", *netscript, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", nsPort))
 	defer stopNS()
 	time.Sleep(300 * time.Millisecond)
 
 	fmt.Printf("netscript/pingpong, median of %d alternating rounds of %.0f s; servers on CPU 0\n", *rounds, *secs)
+	fmt.Printf("(tcp_maerts diff: the reference sends from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
 	fmt.Printf("%-12s %-6s %14s %14s %8s\n", "workload", "client", "netscript", "pingpong", "ratio")
 	for _, w := range workloads {
 		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") {
@@ -86,8 +94,12 @@ func main() {
 					return measure(place.cpu, *netscript, "-c", code)
 				}
 				runPP := func() float64 {
-					args := append([]string{w.pingpong, "127.0.0.1", strconv.Itoa(ppPort), fmt.Sprint(*secs)}, w.ppArgs...)
-					return measure(place.cpu, *pingpong, args...)
+					port, cpu := ppPort, place.cpu
+					if w.serverSends && place.cpu != "0" {
+						port, cpu = ppPort1, "0" // sender on CPU 0, receiver on the client's CPU
+					}
+					args := append([]string{w.pingpong, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
+					return measure(cpu, *pingpong, args...)
 				}
 				var a, b float64
 				if r%2 == 0 {
