@@ -70,6 +70,9 @@ type crrState struct {
 	family  int
 	conns   []crrFlow
 	retries int // flows waiting to try connecting again
+	// holdSend: open leaves the request to the caller (the start, which
+	// opens every flow's first connection before it sends).
+	holdSend bool
 }
 
 func crrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
@@ -80,12 +83,22 @@ func crrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 		t.conns[i].fd = -1
 	}
 	events := make([]unix.EpollEvent, min(len(flows), 512))
-	active := len(flows)
+	// Every flow's first connection is opened before any request goes
+	// out, so the server's work on the first requests does not hold up
+	// the start of the last flows (the start skew).
+	t.holdSend = true
 	for i, f := range flows {
 		f.Result.Began = time.Since(start)
 		t.next(f, i, 0)
-		if f.done {
-			active--
+	}
+	t.holdSend = false
+	active := 0
+	for i, f := range flows {
+		if c := &t.conns[i]; !f.done && c.fd >= 0 && c.phase == sending {
+			t.send(f, c)
+		}
+		if !f.done {
+			active++
 		}
 	}
 	byDeadline := false
@@ -238,7 +251,9 @@ func (t *crrState) open(f *Flow, i int, now time.Duration) unix.Errno {
 	f.inflight = 1
 	f.unsent = len(t.req)
 	f.got = 0
-	t.send(f, c) // the connection may already be up
+	if !t.holdSend {
+		t.send(f, c) // the connection may already be up
+	}
 	return 0
 }
 
