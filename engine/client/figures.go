@@ -140,9 +140,9 @@ func (r *run) fastOpenFigures(res *result.Result, w *worker) {
 	case f.ServerSysctl != nil && *f.ServerSysctl&2 == 0:
 		f.Note = fmt.Sprintf("the server's kernel does not accept TCP Fast Open: its net.ipv4.tcp_fastopen is %d, "+
 			"without the server bit (2), so its listener ignored the Fast Open option and no request rode in a SYN "+
-			"(%d of %d accepted; %d SYNs only asked for a cookie). Any change in speed comes from the client's "+
-			"system calls (one sendto with MSG_FASTOPEN instead of connect and send), not from Fast Open. "+
-			"Set net.ipv4.tcp_fastopen=3 on the server to use it",
+			"(%d of %d accepted; %d SYNs only asked for a cookie). Each connection made the same system calls as "+
+			"without Fast Open (a sendto with MSG_FASTOPEN that only sends the SYN, then the request), so any "+
+			"change in speed is not Fast Open's. Set net.ipv4.tcp_fastopen=3 on the server to use it",
 			*f.ServerSysctl, f.Accepted, f.Attempted, f.CookieRequests)
 	case f.Accepted == 0 && f.Attempted > 1 && f.ServerSysctl == nil:
 		f.Note = fmt.Sprintf("no request rode in a SYN (%d of %d connections only asked for a cookie); "+

@@ -176,11 +176,10 @@ func (c *CRR) openFast(fd int) unix.Errno {
 	switch en {
 	case 0:
 	case unix.EINPROGRESS, unix.EAGAIN, unix.EALREADY:
-		// Nothing was sent with the SYN (no cookie yet, or no room):
-		// wait for the handshake, then send the request as usual.
-		if en = sock.ConnectWait(fd, c.Remote, c.giveUp); en != 0 {
-			return en
-		}
+		// Nothing rode in the SYN (no cookie yet, or no room): the
+		// request follows as a plain send, which waits for the handshake
+		// itself, so such a connection makes the same two calls as one
+		// without Fast Open (connect, send).
 		n = 0
 	default:
 		return en
