@@ -72,24 +72,7 @@ func cleanEnv() []string {
 // token-free environment.
 func netscriptEnv(t *testing.T, limit time.Duration, env []string, args ...string) ran {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(cleanEnv(), env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	start := time.Now()
-	err := cmd.Run()
-	r := ran{stdout: o.String(), stderr: e.String(), took: time.Since(start)}
-	if ctx.Err() != nil {
-		t.Fatalf("netscript %q hung for %v; stderr so far:\n%s", args, limit, r.stderr)
-	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return runBin(t, limit, append(cleanEnv(), env...), args...)
 }
 
 // TestToken: a daemon with a token serves only clients that prove it,

@@ -108,25 +108,15 @@ func parseFlags(args []string) (flags, []string, error) {
 			}
 			o.code = &args[1]
 			args = args[1:]
-		case a == "--record" || a == "-record":
-			if len(args) < 2 || args[1] == "" {
-				return o, nil, fmt.Errorf("--record needs a file name")
+		case isFileFlag(a, "record"):
+			var err error
+			if o.record, args, err = fileFlag("record", args); err != nil {
+				return o, nil, err
 			}
-			o.record = args[1]
-			args = args[1:]
-		case strings.HasPrefix(a, "--record="):
-			if o.record = strings.TrimPrefix(a, "--record="); o.record == "" {
-				return o, nil, fmt.Errorf("--record needs a file name")
-			}
-		case a == "--token-file" || a == "-token-file":
-			if len(args) < 2 || args[1] == "" {
-				return o, nil, fmt.Errorf("--token-file needs a file name")
-			}
-			o.tokenFile = args[1]
-			args = args[1:]
-		case strings.HasPrefix(a, "--token-file="):
-			if o.tokenFile = strings.TrimPrefix(a, "--token-file="); o.tokenFile == "" {
-				return o, nil, fmt.Errorf("--token-file needs a file name")
+		case isFileFlag(a, "token-file"):
+			var err error
+			if o.tokenFile, args, err = fileFlag("token-file", args); err != nil {
+				return o, nil, err
 			}
 		case strings.HasPrefix(a, "-") && a != "-":
 			return o, nil, fmt.Errorf("unknown flag %s", a)
@@ -154,4 +144,27 @@ flags before the script or -c:
   --quiet, -q        no live progress on stderr
   --token-file FILE  the secret to prove to servers that ask for one (else $NETSCRIPT_TOKEN)
 `)
+}
+
+// isFileFlag reports whether a is the flag --name (or -name), alone or as
+// --name=FILE.
+func isFileFlag(a, name string) bool {
+	return a == "--"+name || a == "-"+name || strings.HasPrefix(a, "--"+name+"=")
+}
+
+// fileFlag takes the file name of the flag --name at args[0], given as
+// --name=FILE or as the next argument; it returns the name and args with
+// the flag's value consumed (args[0] stays for the caller's loop to step
+// over).
+func fileFlag(name string, args []string) (string, []string, error) {
+	if v, ok := strings.CutPrefix(args[0], "--"+name+"="); ok {
+		if v == "" {
+			return "", args, fmt.Errorf("--%s needs a file name", name)
+		}
+		return v, args, nil
+	}
+	if len(args) < 2 || args[1] == "" {
+		return "", args, fmt.Errorf("--%s needs a file name", name)
+	}
+	return args[1], args[1:], nil
 }

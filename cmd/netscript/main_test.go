@@ -46,9 +46,17 @@ type ran struct {
 // netscript runs the binary with args, killing it after limit.
 func netscript(t *testing.T, limit time.Duration, args ...string) ran {
 	t.Helper()
+	return runBin(t, limit, nil, args...)
+}
+
+// runBin runs the binary with args and env (nil: this process's), killing
+// it after limit.
+func runBin(t *testing.T, limit time.Duration, env []string, args ...string) ran {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = env
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	start := time.Now()

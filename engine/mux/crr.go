@@ -30,18 +30,7 @@ type crrFlow struct {
 // transaction is a new non-blocking connection, the request, the response
 // and the server's close, timed from start to close.
 func RunCRR(start time.Time, flows []*Flow, cfg *Config) {
-	r, err := PrepareCRR(flows, cfg)
-	if err != nil {
-		for _, f := range flows {
-			if f.Err == nil {
-				f.Err = err
-			}
-			f.finish(false, cfg.deadline())
-		}
-		return
-	}
-	r.Start(start)
-	r.Wait()
+	runNow(start, flows, cfg, PrepareCRR)
 }
 
 // PrepareCRR sets TCP_CRR up for flows on cfg.Threads threads and returns

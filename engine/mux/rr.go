@@ -17,18 +17,7 @@ var tickMs = int(sock.Tick / time.Millisecond)
 // the caller accounts for them in workload.Threads). It returns when every
 // flow has finished.
 func RunRR(start time.Time, flows []*Flow, cfg *Config) {
-	r, err := PrepareRR(flows, cfg)
-	if err != nil {
-		for _, f := range flows {
-			if f.Err == nil {
-				f.Err = err
-			}
-			f.finish(false, cfg.deadline())
-		}
-		return
-	}
-	r.Start(start)
-	r.Wait()
+	runNow(start, flows, cfg, PrepareRR)
 }
 
 // PrepareRR sets TCP_RR up over the connected sockets of flows on

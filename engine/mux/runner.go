@@ -122,3 +122,20 @@ func (r *Runner) Affinity() []int {
 	defer r.mu.Unlock()
 	return r.affinity
 }
+
+// runNow prepares flows with prep, starts them at start and waits for them;
+// if preparing fails, every flow ends with that error.
+func runNow(start time.Time, flows []*Flow, cfg *Config, prep func([]*Flow, *Config) (*Runner, error)) {
+	r, err := prep(flows, cfg)
+	if err != nil {
+		for _, f := range flows {
+			if f.Err == nil {
+				f.Err = err
+			}
+			f.finish(false, cfg.deadline())
+		}
+		return
+	}
+	r.Start(start)
+	r.Wait()
+}
