@@ -3,12 +3,11 @@ package proto
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net"
 	"testing"
 	"time"
 
 	"netscript/engine/auth"
+	"netscript/engine/proto/prototest"
 )
 
 // messageFor returns a new message of type t to decode into.
@@ -72,19 +71,6 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// script is a net.Conn whose peer's bytes are fixed in advance and whose
-// writes go nowhere: it drives one side of a conversation from fuzz input.
-type script struct{ r io.Reader }
-
-func (s *script) Read(p []byte) (int, error)         { return s.r.Read(p) }
-func (s *script) Write(p []byte) (int, error)        { return len(p), nil }
-func (s *script) Close() error                       { return nil }
-func (s *script) LocalAddr() net.Addr                { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 12866} }
-func (s *script) RemoteAddr() net.Addr               { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 40000} }
-func (s *script) SetDeadline(t time.Time) error      { return nil }
-func (s *script) SetReadDeadline(t time.Time) error  { return nil }
-func (s *script) SetWriteDeadline(t time.Time) error { return nil }
-
 var fuzzToken = auth.Token("correct horse battery staple")
 
 // FuzzAuthServer plays arbitrary client frames against the server side of
@@ -93,7 +79,7 @@ var fuzzToken = auth.Token("correct horse battery staple")
 // valid proof).
 func FuzzAuthServer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
-		c := NewConn(&script{bytes.NewReader(in)})
+		c := NewConn(prototest.NewScript(in))
 		c.MaxFrame = 4096
 		key, err := c.Authenticate(fuzzToken, true, time.Second)
 		if err == nil || key != nil {
@@ -107,12 +93,12 @@ func FuzzAuthServer(f *testing.F) {
 // proof, and one without a token goes on only with an open server.
 func FuzzAuthClient(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
-		c := NewConn(&script{bytes.NewReader(in)})
+		c := NewConn(prototest.NewScript(in))
 		c.MaxFrame = 4096
 		if key, err := c.Authenticate(fuzzToken, false, time.Second); err == nil || key != nil {
 			t.Fatalf("a client with a token went on after %q", in)
 		}
-		c = NewConn(&script{bytes.NewReader(in)})
+		c = NewConn(prototest.NewScript(in))
 		c.MaxFrame = 4096
 		key, err := c.Authenticate(nil, false, time.Second)
 		if key != nil {

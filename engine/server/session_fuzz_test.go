@@ -1,30 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
-	"net"
 	"testing"
 	"time"
 
 	"netscript/engine/proto"
+	"netscript/engine/proto/prototest"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
 )
-
-// script is a control connection whose client's bytes are fixed in
-// advance and whose writes go nowhere.
-type script struct{ r io.Reader }
-
-func (s *script) Read(p []byte) (int, error)         { return s.r.Read(p) }
-func (s *script) Write(p []byte) (int, error)        { return len(p), nil }
-func (s *script) Close() error                       { return nil }
-func (s *script) LocalAddr() net.Addr                { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 12866} }
-func (s *script) RemoteAddr() net.Addr               { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 40000} }
-func (s *script) SetDeadline(t time.Time) error      { return nil }
-func (s *script) SetReadDeadline(t time.Time) error  { return nil }
-func (s *script) SetWriteDeadline(t time.Time) error { return nil }
 
 // FuzzSession plays arbitrary client bytes against a whole server
 // session (preamble, token exchange, first request, Setup and its checks,
@@ -40,7 +25,7 @@ func FuzzSession(f *testing.F) {
 			return
 		}
 		s.pending.Add(1) // as the accept loop does
-		c := &script{bytes.NewReader(in)}
+		c := prototest.NewScript(in)
 		s.session(c)
 		if l := s.Load(); l != (Load{}) {
 			t.Fatalf("after %q the server holds %+v", in, l)
