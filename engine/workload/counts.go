@@ -97,19 +97,53 @@ type Peers struct {
 const maxPeers = 256
 
 // Add notes one connection or datagram from addr.
-func (p *Peers) Add(addr netip.Addr) {
+func (p *Peers) Add(addr netip.Addr) { p.add(addr) }
+
+// add notes one from addr and returns addr's index in Addrs, or -1 if
+// there was no room to keep it.
+func (p *Peers) add(addr netip.Addr) int {
 	for i, a := range p.Addrs {
 		if a == addr {
 			p.Counts[i]++
-			return
+			return i
 		}
 	}
 	if len(p.Addrs) >= maxPeers {
 		p.More = true
-		return
+		return -1
 	}
 	p.Addrs = append(p.Addrs, addr)
 	p.Counts = append(p.Counts, 1)
+	return len(p.Addrs) - 1
+}
+
+// sourceGate admits the datagrams a UDP server loop receives: it turns
+// away sources that are not allowed (counted as Strangers) and counts the
+// rest against their source in Peers. A run of datagrams from the source
+// of the previous one costs one comparison each.
+type sourceGate struct {
+	last    sock.Addr // the source of the last admitted datagram
+	lastIdx int       // its index in Peers, or -1 if it is not kept
+	any     bool      // a datagram was admitted
+}
+
+// admit reports whether the datagram from from is to be served, and counts
+// it in c.
+func (g *sourceGate) admit(from *sock.Addr, allowed *Allow, c *ServerCounts) bool {
+	if g.any && *from == g.last {
+		if g.lastIdx >= 0 {
+			c.Peers.Counts[g.lastIdx]++
+		}
+		return true
+	}
+	from.Received()
+	addr := from.AddrPort().Addr()
+	if !allowed.Has(addr) {
+		c.Strangers++
+		return false
+	}
+	g.last, g.lastIdx, g.any = *from, c.Peers.add(addr), true
+	return true
 }
 
 // Merge adds the counts of o to c.

@@ -185,7 +185,7 @@ func (s *UDPRRServer) Run() {
 	if s.rbuf == nil {
 		s.Prepare()
 	}
-	var lastPeer sock.Addr
+	var gate sourceGate
 	var stopAt time.Time
 	for {
 		if stopAt.IsZero() {
@@ -210,17 +210,8 @@ func (s *UDPRRServer) Run() {
 			}
 			continue
 		}
-		if s.from != lastPeer {
-			s.from.Received()
-			addr := s.from.AddrPort().Addr()
-			if !s.Allowed.Has(addr) {
-				s.Counts.Strangers++ // not the authenticated client: not answered
-				continue
-			}
-			s.Counts.Peers.Add(addr)
-			lastPeer = s.from
-		} else {
-			s.Counts.Peers.Counts[len(s.Counts.Peers.Counts)-1]++
+		if !gate.admit(&s.from, s.Allowed, &s.Counts) {
+			continue // not the authenticated client: not answered
 		}
 		s.Counts.BytesReceived += uint64(n)
 		for {

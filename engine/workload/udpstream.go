@@ -147,7 +147,7 @@ func (s *UDPSink) Run() {
 	if s.buf == nil {
 		s.Prepare()
 	}
-	var lastPeer sock.Addr
+	var gate sourceGate
 	ending := false
 	var endAt time.Time
 	end := func() {
@@ -191,17 +191,8 @@ func (s *UDPSink) Run() {
 			}
 			continue
 		}
-		if s.from != lastPeer {
-			s.from.Received()
-			addr := s.from.AddrPort().Addr()
-			if !s.Allowed.Has(addr) {
-				s.Counts.Strangers++ // not the authenticated client: not counted
-				continue
-			}
-			s.Counts.Peers.Add(addr)
-			lastPeer = s.from
-		} else if len(s.Counts.Peers.Counts) > 0 {
-			s.Counts.Peers.Counts[len(s.Counts.Peers.Counts)-1]++
+		if !gate.admit(&s.from, s.Allowed, &s.Counts) {
+			continue // not the authenticated client: not counted
 		}
 		s.Counts.BytesReceived += uint64(n)
 		s.Counts.RecvCalls++

@@ -246,3 +246,50 @@ func TestUDPRRCounts(t *testing.T) {
 		t.Errorf("response bytes %d for %d transactions", r.BytesReceived, r.Transactions)
 	}
 }
+
+// TestUDPServerPeersInterleaved: datagrams from two sources, interleaved
+// (A B A A B A), are counted against the right source by both UDP server
+// loops; a run from one source must not land on whichever source was seen
+// last.
+func TestUDPServerPeersInterleaved(t *testing.T) {
+	order := "ABAABA"
+	for _, name := range []string{"UDPRRServer", "UDPSink"} {
+		t.Run(name, func(t *testing.T) {
+			_, sfd := udpPair(t)
+			srvAddr := sock.LocalAddr(sfd)
+			from := map[byte]net.Conn{}
+			for _, src := range []string{"127.0.0.1", "127.0.0.2"} {
+				c, err := net.DialUDP("udp", &net.UDPAddr{IP: net.ParseIP(src)}, net.UDPAddrFromAddrPort(srvAddr))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				from["AB"[len(from)]] = c
+			}
+			var stop atomic.Bool
+			var counts *ServerCounts
+			var run func()
+			if name == "UDPRRServer" {
+				s := &UDPRRServer{FD: sfd, Response: 1, Stop: &stop}
+				counts, run = &s.Counts, s.Run
+			} else {
+				s := &UDPSink{FD: sfd, RecvSize: 64, Stop: &stop}
+				counts, run = &s.Counts, s.Run
+			}
+			for i := range len(order) {
+				if _, err := from[order[i]].Write([]byte{1}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			stop.Store(true) // the loop drains what is queued, then ends
+			run()
+			got := map[string]uint64{}
+			for i, a := range counts.Peers.Addrs {
+				got[a.String()] = counts.Peers.Counts[i]
+			}
+			if got["127.0.0.1"] != 4 || got["127.0.0.2"] != 2 || len(got) != 2 {
+				t.Errorf("peers %v, want 127.0.0.1: 4, 127.0.0.2: 2", got)
+			}
+		})
+	}
+}
