@@ -5,6 +5,7 @@ package sock
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 	"unsafe"
 
@@ -58,11 +59,20 @@ type Ticker struct {
 // so a Ticker could not interrupt anything (or would kill the process).
 var errNoHandler = errors.New("the Go runtime has no handler for it")
 
-// StartTicker arms a Ticker for the calling OS thread. The caller must be
-// locked to its thread (runtime.LockOSThread) and must Stop the Ticker
-// before it unlocks or its goroutine ends; the signal would otherwise
-// interrupt whatever the thread runs next.
+// StartTicker locks the calling goroutine to its OS thread (the lock
+// nests with any the caller holds) and arms a Ticker for that thread. The
+// goroutine must Stop it, which deletes the timer and then drops the lock,
+// so the signal never reaches whatever the thread runs next.
 func StartTicker(period time.Duration) (Ticker, error) {
+	runtime.LockOSThread()
+	t, err := startTicker(period)
+	if err != nil {
+		runtime.UnlockOSThread()
+	}
+	return t, err
+}
+
+func startTicker(period time.Duration) (Ticker, error) {
 	if err := noRestart(TickSignal); err != nil {
 		return Ticker{}, fmt.Errorf("ticker: signal %d: %w", TickSignal, err)
 	}
@@ -80,9 +90,11 @@ func StartTicker(period time.Duration) (Ticker, error) {
 	return Ticker{id: id}, nil
 }
 
-// Stop deletes the timer; no signal comes after it returns.
+// Stop deletes the timer, then unlocks the goroutine from its thread as
+// StartTicker locked it; no signal comes after it returns.
 func (t Ticker) Stop() {
 	rawSyscall6(unix.SYS_TIMER_DELETE, uintptr(t.id), 0, 0, 0, 0, 0)
+	runtime.UnlockOSThread()
 }
 
 // noRestart clears SA_RESTART from the handler of sig, keeping the handler

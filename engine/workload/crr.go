@@ -62,11 +62,9 @@ func (c *CRR) Run() {
 	// A Ticker interrupts the thread's blocking calls once a tick, so the
 	// connections need no timeouts of their own: two setsockopt calls per
 	// transaction fewer, and no kernel timer on each wait.
-	if tk, err := startTicker(sock.Tick); err == nil {
-		defer tk.stop()
-		c.connTick = false
-	} else {
-		c.connTick = true
+	tk, err := sock.StartTicker(sock.Tick)
+	if c.connTick = err != nil; !c.connTick {
+		defer tk.Stop()
 	}
 	family := c.Remote.Family()
 	failures := 0

@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -197,28 +196,4 @@ func (l *Live) Store(now time.Duration, c *Counts) {
 	l.Transactions.Store(c.Transactions)
 	l.Bytes.Store(c.BytesSent + c.BytesReceived)
 	l.At.Store(int64(now))
-}
-
-// ticker is a sock.Ticker on the thread that runs a loop, which it keeps
-// locked to the loop's goroutine until stop (callers normally lock it
-// already; the lock nests).
-type ticker struct{ t sock.Ticker }
-
-// startTicker locks the calling goroutine to its thread and starts a
-// sock.Ticker of period on it; on an error the goroutine is unlocked again.
-func startTicker(period time.Duration) (ticker, error) {
-	runtime.LockOSThread()
-	t, err := sock.StartTicker(period)
-	if err != nil {
-		runtime.UnlockOSThread()
-		return ticker{}, err
-	}
-	return ticker{t}, nil
-}
-
-// stop stops the Ticker, then unlocks the thread: no signal can reach
-// another goroutine that runs on it next.
-func (t ticker) stop() {
-	t.t.Stop()
-	runtime.UnlockOSThread()
 }
