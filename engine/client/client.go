@@ -190,8 +190,8 @@ type run struct {
 	remoteFastOpen uint64           // connections whose SYN data the server took
 }
 
-func (r *run) setupMessage() proto.Setup {
-	s := &r.spec
+// SetupFor is the Setup message that asks a server to serve the test s.
+func SetupFor(s *spec.Spec) proto.Setup {
 	m := proto.Setup{
 		Test:         s.Workload.String(),
 		Request:      s.Request,
@@ -228,7 +228,7 @@ func (r *run) setupMessage() proto.Setup {
 }
 
 func (r *run) do(ctx context.Context) (*result.Result, error) {
-	if err := r.pc.Send(proto.TypeSetup, r.setupMessage(), controlTimeout); err != nil {
+	if err := r.pc.Send(proto.TypeSetup, SetupFor(&r.spec), controlTimeout); err != nil {
 		return nil, err
 	}
 	if err := r.pc.Expect(proto.TypeReady, &r.ready, controlTimeout); err != nil {

@@ -87,26 +87,16 @@ func (s *Server) checkRemote(sp *spec.Spec) error {
 	if err := sp.Validate(); err != nil {
 		return err
 	}
-	local := proto.Setup{
-		Test:       sp.Workload.String(),
-		Request:    sp.Request,
-		Response:   sp.Response,
-		Burst:      sp.Burst,
-		SendSize:   sp.SendSize,
-		RecvSize:   sp.RecvSize,
-		SendBuffer: sp.SendBuffer,
-		RecvBuffer: sp.RecvBuffer,
-		DurationNs: int64(sp.Duration),
-		Brand:      sp.Brand,
-		Rate:       sp.Rate,
-		FastOpen:   sp.FastOpen,
-	}
+	// What the server at the other end is asked for, with this end's own
+	// buffers and message sizes (it may be the sender or the receiver);
+	// ports and CPU are the other end's (sp.Validate checked this end's
+	// CPU).
+	local := client.SetupFor(sp)
+	local.SendBuffer, local.RecvBuffer = sp.SendBuffer, sp.RecvBuffer
 	if !sp.Workload.RR() {
-		local.Request, local.Response = 0, 0
+		local.SendSize, local.RecvSize = sp.SendSize, sp.RecvSize
 	}
-	if n := sp.FlowCount(); n > 1 {
-		local.Flows = n
-	}
+	local.DataPort, local.DataPorts, local.CPU = 0, nil, nil
 	if _, err := checkSetup(&s.lim, &local); err != nil {
 		return fmt.Errorf("client: this daemon will not run the test: %w", err)
 	}
