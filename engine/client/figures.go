@@ -110,13 +110,7 @@ func (r *run) udpFigures(res *result.Result, w *worker) {
 func (r *run) fastOpenFigures(res *result.Result, w *worker) {
 	var c workload.FastOpenCounts
 	for _, fl := range w.flows {
-		o := &fl.counts().FastOpen
-		c.Attempted += o.Attempted
-		c.Accepted += o.Accepted
-		c.CookieRequests += o.CookieRequests
-		c.NotAcked += o.NotAcked
-		c.SynRetransmitted += o.SynRetransmitted
-		c.Unknown += o.Unknown
+		c.Add(&fl.counts().FastOpen)
 	}
 	f := &result.FastOpen{
 		Attempted: c.Attempted, Accepted: c.Accepted, CookieRequests: c.CookieRequests,

@@ -68,6 +68,16 @@ type FastOpenCounts struct {
 	Unknown          uint64 // none of the above (TCP_INFO could not tell)
 }
 
+// Add adds o's counts to f.
+func (f *FastOpenCounts) Add(o *FastOpenCounts) {
+	f.Attempted += o.Attempted
+	f.Accepted += o.Accepted
+	f.CookieRequests += o.CookieRequests
+	f.NotAcked += o.NotAcked
+	f.SynRetransmitted += o.SynRetransmitted
+	f.Unknown += o.Unknown
+}
+
 // ServerCounts is what a server loop counted for one test.
 type ServerCounts struct {
 	Transactions  uint64 // requests answered
