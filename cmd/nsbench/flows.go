@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -60,11 +59,7 @@ func benchFlows(netscript string, rounds int, secs float64) {
 // measure2 runs a client pinned to cpus and parses the two numbers it
 // prints.
 func measure2(cpus, bin string, args ...string) (float64, float64) {
-	out, err := exec.Command("taskset", append([]string{"-c", cpus, bin}, args...)...).CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "nsbench: %s %v: %v\n%s", bin, args, err, out)
-		os.Exit(1)
-	}
+	out := runClient(cpus, bin, args...)
 	f := strings.Fields(string(out))
 	if len(f) != 2 {
 		fmt.Fprintf(os.Stderr, "nsbench: %s printed %q\n", bin, out)

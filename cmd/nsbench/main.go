@@ -11,12 +11,17 @@
 // throughput of one tcp_rr or tcp_crr test of 1 to 1000 flows against a
 // daemon on every CPU, and the ratio of 1000 flows to the best lower count.
 //
+// The RR rows also run the Go floor (floor.go): a bare Go client and
+// server doing what pingpong does, to tell the Go runtime's cost on this
+// machine from netscript's own.
+//
 // With -hostile (`make bench-hostile`) it measures instead what idle and
 // hostile control connections cost a daemon (hostile.go).
 package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"net"
@@ -34,6 +39,8 @@ type workload struct {
 	pingpong string // the reference's mode
 	extra    string // extra netscript options
 	ppArgs   []string
+	// floor: the Go floor (floor.go) has this mode; "" for none.
+	floor string
 	// serverSends: netscript's server is the sender (TCP_MAERTS). The
 	// reference's only stream mode has its client send, so for it to send
 	// from the CPU netscript's server sends from, its client runs on CPU 0
@@ -47,9 +54,9 @@ type workload struct {
 // it Nagle lets 16 KiB sends coalesce into 64 KiB segments, an easier
 // workload that ran at about 1.9 times the rate on different CPUs).
 var workloads = []workload{
-	{name: "tcp_rr", pingpong: "rr", extra: ", nodelay=True"},
+	{name: "tcp_rr", pingpong: "rr", extra: ", nodelay=True", floor: "rr"},
 	{name: "tcp_crr", pingpong: "crr", extra: ", nodelay=True"},
-	{name: "udp_rr", pingpong: "udprr"},
+	{name: "udp_rr", pingpong: "udprr", floor: "udprr"},
 	// The reference has one stream mode (client to its PORT+1 sink); both
 	// stream directions are compared with it, at the same message size.
 	{name: "tcp_stream", pingpong: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}},
@@ -57,6 +64,9 @@ var workloads = []workload{
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "floor" {
+		os.Exit(runFloor(os.Args[2:]))
+	}
 	netscript := flag.String("netscript", "bin/netscript", "the netscript binary")
 	pingpong := flag.String("pingpong", ".bench/pingpong", "the reference binary")
 	rounds := flag.Int("rounds", 5, "rounds per cell")
@@ -65,6 +75,7 @@ func main() {
 	embedded := flag.Bool("embedded", true, "also compare the embedded server with a separate daemon")
 	flowRows := flag.Bool("flows", true, "also measure aggregate throughput against flows (flows.go); -only flows runs only those rows")
 	flag.Parse()
+	runLimit = 3*time.Duration(*secs*float64(time.Second)) + time.Minute
 	if *hostile { // hostile.go
 		runHostile(*netscript, *rounds, *secs)
 		return
@@ -77,17 +88,26 @@ func main() {
 	defer stopPP1()
 	stopNS := start("0", *netscript, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", nsPort))
 	defer stopNS()
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
+		os.Exit(1)
+	}
+	floorPort := freePort()
+	stopFloor := start("0", self, "floor", "serve", strconv.Itoa(floorPort))
+	defer stopFloor()
 	time.Sleep(300 * time.Millisecond)
 
 	fmt.Printf("netscript/pingpong, median of %d alternating rounds of %.0f s; servers on CPU 0\n", *rounds, *secs)
 	fmt.Printf("(tcp_maerts diff: the reference sends from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
-	fmt.Printf("%-12s %-6s %14s %14s %8s\n", "workload", "client", "netscript", "pingpong", "ratio")
+	fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
+	fmt.Printf("%-12s %-6s %14s %14s %8s %9s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp")
 	for _, w := range workloads {
 		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") {
 			continue
 		}
 		for _, place := range []struct{ name, cpu string }{{"same", "0"}, {"diff", "1"}} {
-			var ratios, nsv, ppv []float64
+			var ratios, nsv, ppv, floors []float64
 			for r := 0; r < *rounds; r++ {
 				runNS := func() float64 {
 					code := fmt.Sprintf("print(%s(host='127.0.0.1', port=%d, duration=%g%s).throughput)", w.name, nsPort, *secs, w.extra)
@@ -101,18 +121,34 @@ func main() {
 					args := append([]string{w.pingpong, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
 					return measure(cpu, *pingpong, args...)
 				}
-				var a, b float64
+				runFloor := func() float64 {
+					return measure(place.cpu, self, "floor", w.floor, "127.0.0.1", strconv.Itoa(floorPort), fmt.Sprint(*secs))
+				}
+				var a, b, f float64
 				if r%2 == 0 {
 					a = runNS()
 					b = runPP()
+					if w.floor != "" {
+						f = runFloor()
+					}
 				} else {
+					if w.floor != "" {
+						f = runFloor()
+					}
 					b = runPP()
 					a = runNS()
 				}
 				nsv, ppv = append(nsv, a), append(ppv, b)
 				ratios = append(ratios, a/b)
+				if w.floor != "" {
+					floors = append(floors, f/b)
+				}
 			}
-			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f   rounds: %s\n", w.name, place.name, median(nsv), median(ppv), median(ratios), fmtList(ratios))
+			fl := "-"
+			if len(floors) > 0 {
+				fl = fmt.Sprintf("%.3f", median(floors))
+			}
+			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f %9s   rounds: %s\n", w.name, place.name, median(nsv), median(ppv), median(ratios), fl, fmtList(ratios))
 		}
 	}
 	if *embedded {
@@ -190,13 +226,29 @@ func start(cpu, bin string, args ...string) func() {
 	}
 }
 
-// measure runs a client pinned to cpu and parses the number it prints.
-func measure(cpu, bin string, args ...string) float64 {
-	out, err := exec.Command("taskset", append([]string{"-c", cpu, bin}, args...)...).CombinedOutput()
+// runLimit bounds one client run: a run that hangs ends the benchmark with
+// an error instead of holding it forever. main sets it from -seconds.
+var runLimit = 2 * time.Minute
+
+// runClient runs a client pinned to cpus and returns what it printed; a
+// failure or a run longer than runLimit ends the benchmark.
+func runClient(cpus, bin string, args ...string) []byte {
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "taskset", append([]string{"-c", cpus, bin}, args...)...).CombinedOutput()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("still running after %v", runLimit)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %s %v: %v\n%s", bin, args, err, out)
 		os.Exit(1)
 	}
+	return out
+}
+
+// measure runs a client pinned to cpu and parses the number it prints.
+func measure(cpu, bin string, args ...string) float64 {
+	out := runClient(cpu, bin, args...)
 	f, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %s printed %q\n", bin, out)
