@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -13,23 +14,30 @@ import (
 	"netscript/engine/sock"
 )
 
-// The Go floor: the least a Go program can do for a TCP_RR or UDP_RR
-// transaction, as pingpong does it in C: one raw send and one raw recv of a
-// byte on a thread locked to its goroutine, the clock read every 64
-// transactions, no histogram, no per-transaction bookkeeping. Its ratio to
+// The Go floor: the least a Go program can do for each of pingpong's
+// workloads, done the way pingpong does it in C: raw system calls on
+// blocking sockets, on threads locked to their goroutines, the clock read
+// as seldom as pingpong reads it, no histogram, no bookkeeping. Its ratio to
 // pingpong, measured in the same rounds, is what any Go engine pays on this
 // machine (the runtime's threads, signals and scheduler); netscript's ratio
-// below it is netscript's own cost.
+// under it is netscript's own cost. The layout is pingpong's:
 //
-//	nsbench floor serve PORT                TCP and UDP echo on 127.0.0.1:PORT
-//	nsbench floor rr|udprr HOST PORT SECS   prints transactions per second
+//	nsbench floor serve PORT       on 127.0.0.1: PORT tcp echo, PORT+1 tcp
+//	                               sink, PORT+2 tcp connect/request/response/
+//	                               close (server closes first), PORT udp echo
+//	nsbench floor rr|crr|udprr HOST PORT SECONDS   prints transactions/s
+//	nsbench floor stream HOST PORT SECONDS [SIZE]  prints 10^6 bits/s
+//
+// Requests and responses are one byte; stream messages SIZE (16384) bytes.
+
+const floorUsage = "usage: nsbench floor serve PORT | nsbench floor rr|crr|udprr|stream HOST PORT SECONDS [SIZE]"
 
 // runFloor runs one floor command and returns the exit status.
 func runFloor(args []string) int {
 	if len(args) == 2 && args[0] == "serve" {
 		port, err := strconv.Atoi(args[1])
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "nsbench floor: port %q: %v\n", args[1], err)
+		if err != nil || port <= 0 || port > 65533 {
+			fmt.Fprintf(os.Stderr, "nsbench floor: port %q: want 1-65533\n", args[1])
 			return 2
 		}
 		if err := floorServe(port); err != nil {
@@ -38,13 +46,20 @@ func runFloor(args []string) int {
 		}
 		return 0
 	}
-	if len(args) != 4 || (args[0] != "rr" && args[0] != "udprr") {
-		fmt.Fprintln(os.Stderr, "usage: nsbench floor serve PORT | nsbench floor rr|udprr HOST PORT SECONDS")
+	if len(args) < 4 || len(args) > 5 || (len(args) == 5) != (args[0] == "stream") {
+		fmt.Fprintln(os.Stderr, floorUsage)
 		return 2
 	}
-	ap, err := netip.ParseAddrPort(args[1] + ":" + args[2])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "nsbench floor: address: %v\n", err)
+	c := floorRun{mode: args[0], size: 16384}
+	switch c.mode {
+	case "rr", "crr", "udprr", "stream":
+	default:
+		fmt.Fprintln(os.Stderr, floorUsage)
+		return 2
+	}
+	var err error
+	if c.ap, err = netip.ParseAddrPort(args[1] + ":" + args[2]); err != nil || !c.ap.Addr().Is4() || c.ap.Port() == 0 || c.ap.Port() > 65533 {
+		fmt.Fprintf(os.Stderr, "nsbench floor: %s:%s: not an IPv4 address and a port in 1-65533\n", args[1], args[2])
 		return 2
 	}
 	secs, err := strconv.ParseFloat(args[3], 64)
@@ -52,56 +67,137 @@ func runFloor(args []string) int {
 		fmt.Fprintf(os.Stderr, "nsbench floor: seconds %q: not a positive number\n", args[3])
 		return 2
 	}
-	rate, err := floorClient(args[0], ap, time.Duration(secs*float64(time.Second)))
+	c.d = time.Duration(secs * float64(time.Second))
+	if len(args) == 5 {
+		if c.size, err = strconv.Atoi(args[4]); err != nil || c.size <= 0 || c.size > 1<<16 {
+			fmt.Fprintf(os.Stderr, "nsbench floor: size %q: want 1-65536\n", args[4])
+			return 2
+		}
+	}
+	v, err := c.run()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "nsbench floor: %v\n", err)
+		fmt.Fprintf(os.Stderr, "nsbench floor: %s: %v\n", c.mode, err)
 		return 1
 	}
-	fmt.Printf("%.2f\n", rate)
+	fmt.Printf("%.2f\n", v)
 	return 0
 }
 
-// floorClient runs the floor's client loop for d and returns transactions
-// per second.
-func floorClient(mode string, ap netip.AddrPort, d time.Duration) (float64, error) {
-	typ := unix.SOCK_STREAM
-	if mode == "udprr" {
-		typ = unix.SOCK_DGRAM
-	}
-	fd, err := unix.Socket(unix.AF_INET, typ|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return 0, fmt.Errorf("socket: %w", err)
-	}
-	defer unix.Close(fd)
-	if typ == unix.SOCK_STREAM {
-		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1) // as pingpong's client
-	}
-	if err := unix.Connect(fd, &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()}); err != nil {
-		return 0, fmt.Errorf("connect %v: %w", ap, err)
-	}
+// floorRun is one client run of the floor.
+type floorRun struct {
+	mode string
+	ap   netip.AddrPort // the server's base port
+	d    time.Duration
+	size int // stream message size
+}
+
+// run runs the client for c.d and returns its figure: transactions per
+// second, or for stream 10^6 bits per second sent.
+func (c floorRun) run() (float64, error) {
+	// As pingpong, no garbage collection (nothing here allocates after
+	// the buffer anyway).
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	buf := make([]byte, 1)
+	buf := make([]byte, max(c.size, 1))
 	n := 0
 	start := time.Now()
-	for {
-		if err := floorIO(sock.Write, fd, buf); err != nil {
-			return 0, fmt.Errorf("send: %w", err)
+	switch c.mode {
+	case "rr", "udprr":
+		typ := unix.SOCK_STREAM
+		if c.mode == "udprr" {
+			typ = unix.SOCK_DGRAM
 		}
-		if err := floorIO(sock.Read, fd, buf); err != nil {
-			return 0, fmt.Errorf("recv: %w", err)
+		fd, err := floorDial(typ, sock.NewAddr(c.ap))
+		if err != nil {
+			return 0, err
 		}
-		n++
-		if n&63 == 0 && time.Since(start) >= d {
-			break
+		defer unix.Close(fd)
+		start = time.Now()
+		for {
+			if err := floorIO(sock.Write, fd, buf[:1]); err != nil {
+				return 0, fmt.Errorf("send: %w", err)
+			}
+			if err := floorIO(sock.Read, fd, buf[:1]); err != nil {
+				return 0, fmt.Errorf("recv: %w", err)
+			}
+			n++
+			if n&63 == 0 && time.Since(start) >= c.d {
+				break
+			}
 		}
+	case "crr":
+		a := sock.NewAddr(netip.AddrPortFrom(c.ap.Addr(), c.ap.Port()+2))
+		for {
+			fd, err := floorDial(unix.SOCK_STREAM, a)
+			if err != nil {
+				return 0, err
+			}
+			err = floorIO(sock.Write, fd, buf[:1])
+			if err == nil {
+				err = floorIO(sock.Read, fd, buf[:1])
+			}
+			for err == nil { // until the server's close
+				err = floorIO(sock.Read, fd, buf[:1])
+			}
+			sock.Close(fd)
+			if err != errPeerClosed {
+				return 0, err
+			}
+			n++
+			if n&15 == 0 && time.Since(start) >= c.d {
+				break
+			}
+		}
+	case "stream":
+		fd, err := floorDial(unix.SOCK_STREAM, sock.NewAddr(netip.AddrPortFrom(c.ap.Addr(), c.ap.Port()+1)))
+		if err != nil {
+			return 0, err
+		}
+		defer unix.Close(fd)
+		start = time.Now()
+		for time.Since(start) < c.d {
+			if err := floorIO(sock.Write, fd, buf); err != nil {
+				return 0, fmt.Errorf("send: %w", err)
+			}
+			n++
+		}
+		return float64(n) * float64(len(buf)) * 8 / time.Since(start).Seconds() / 1e6, nil
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
 }
 
-// floorIO does one send or receive of buf, again after a signal.
-func floorIO(op func(int, []byte) (int, unix.Errno), fd int, buf []byte) error {
+// errPeerClosed is what floorIO returns when the peer has closed.
+var errPeerClosed = fmt.Errorf("the peer closed the connection")
+
+// floorDial connects a socket of type typ to a, with TCP_NODELAY on TCP as
+// pingpong's client sets it: raw calls, as netscript's loops make them.
+func floorDial(typ int, a *sock.Addr) (int, error) {
+	fd, en := sock.Socket(unix.AF_INET, typ)
+	if en != 0 {
+		return -1, fmt.Errorf("socket: %w", en)
+	}
+	if typ == unix.SOCK_STREAM {
+		sock.SetInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+	}
 	for {
+		en = sock.Connect(fd, a)
+		if en != unix.EINTR {
+			break
+		}
+	}
+	if en != 0 {
+		sock.Close(fd)
+		return -1, fmt.Errorf("connect %v: %w", a, en)
+	}
+	return fd, nil
+}
+
+// floorIO does one send or receive of buf (a send may be partial, as
+// pingpong's stream counts whole messages it retries the rest), again
+// after a signal.
+func floorIO(op func(int, []byte) (int, unix.Errno), fd int, buf []byte) error {
+	for len(buf) > 0 {
 		n, en := op(fd, buf)
 		switch {
 		case en == unix.EINTR:
@@ -109,69 +205,9 @@ func floorIO(op func(int, []byte) (int, unix.Errno), fd int, buf []byte) error {
 		case en != 0:
 			return en
 		case n == 0:
-			return fmt.Errorf("the peer closed the connection")
+			return errPeerClosed
 		}
-		return nil
+		buf = buf[n:]
 	}
-}
-
-// floorServe echoes one byte per request over TCP (a locked thread per
-// connection) and UDP on 127.0.0.1:port until the process is killed.
-func floorServe(port int) error {
-	// Each echo loop holds its scheduler slot while it blocks in a raw
-	// call (as netscript's loops do), so the accept loop needs slots of
-	// its own: one per connection and the UDP loop, and then some.
-	runtime.GOMAXPROCS(64)
-	addr := &unix.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}}
-	lfd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return fmt.Errorf("socket: %w", err)
-	}
-	unix.SetsockoptInt(lfd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
-	if err := unix.Bind(lfd, addr); err != nil {
-		return fmt.Errorf("bind tcp 127.0.0.1:%d: %w", port, err)
-	}
-	if err := unix.Listen(lfd, 64); err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
-	ufd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return fmt.Errorf("socket: %w", err)
-	}
-	if err := unix.Bind(ufd, addr); err != nil {
-		return fmt.Errorf("bind udp 127.0.0.1:%d: %w", port, err)
-	}
-	go floorUDP(ufd)
-	for {
-		fd, _, err := unix.Accept4(lfd, unix.SOCK_CLOEXEC)
-		if err == unix.EINTR || err == unix.ECONNABORTED {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("accept: %w", err)
-		}
-		go floorEcho(fd)
-	}
-}
-
-// floorEcho answers each one-byte request on fd until the client closes.
-func floorEcho(fd int) {
-	runtime.LockOSThread()
-	defer unix.Close(fd)
-	buf := make([]byte, 1)
-	for floorIO(sock.Read, fd, buf) == nil && floorIO(sock.Write, fd, buf) == nil {
-	}
-}
-
-// floorUDP answers each datagram with one byte to its sender.
-func floorUDP(fd int) {
-	runtime.LockOSThread()
-	buf := make([]byte, 65536)
-	var from sock.Addr
-	for {
-		_, en := sock.RecvFrom(fd, buf, &from)
-		if en == 0 {
-			sock.SendTo(fd, buf[:1], 0, &from)
-		}
-	}
+	return nil
 }

@@ -19,9 +19,8 @@ func TestMain(m *testing.M) {
 
 // TestFloor runs the floor's clients against its server in another
 // process, pinned to one CPU when taskset is there as the benchmark runs
-// it: several TCP connections one after another (each echo loop holds a
-// scheduler slot while it blocks, and the accept loop must still run) and
-// UDP between them.
+// it: every mode, several times over (each echo and sink loop holds a
+// scheduler slot while it blocks, and the accept loops must still run).
 func TestFloor(t *testing.T) {
 	port := freePort()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -37,13 +36,14 @@ func TestFloor(t *testing.T) {
 	ap := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
 	// run runs one client for d, failing the test if it does not end.
 	run := func(mode string, d time.Duration) (float64, error) {
+		c := floorRun{mode: mode, ap: ap, d: d, size: 16384}
 		type res struct {
 			rate float64
 			err  error
 		}
 		done := make(chan res, 1)
 		go func() {
-			rate, err := floorClient(mode, ap, d)
+			rate, err := c.run()
 			done <- res{rate, err}
 		}()
 		select {
@@ -64,7 +64,7 @@ func TestFloor(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the floor server never answered: %v", err)
 	}
-	for _, mode := range []string{"rr", "udprr", "rr", "rr", "udprr", "rr"} {
+	for _, mode := range []string{"rr", "udprr", "crr", "stream", "rr", "stream", "crr", "udprr", "rr"} {
 		rate, err := run(mode, 100*time.Millisecond)
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
@@ -83,11 +83,18 @@ func TestFloorUsage(t *testing.T) {
 		want int
 	}{
 		{nil, 2},
-		{[]string{"stream", "127.0.0.1", "1", "1"}, 2},
+		{[]string{"tcp_rr", "127.0.0.1", "1", "1"}, 2},
+		{[]string{"rr", "127.0.0.1", "1", "1", "100"}, 2}, // a size is for stream only
+		{[]string{"stream", "127.0.0.1", "1", "1", "0"}, 2},
+		{[]string{"stream", "127.0.0.1", "1", "1", "70000"}, 2},
+		{[]string{"rr", "::1", "1", "1"}, 2},
+		{[]string{"serve", "65535"}, 2},
+		{[]string{"crr", "127.0.0.1", "65535", "1"}, 2},
 		{[]string{"rr", "127.0.0.1", "x", "1"}, 2},
 		{[]string{"rr", "127.0.0.1", "1", "0"}, 2},
 		{[]string{"serve", "x"}, 2},
 		{[]string{"rr", "127.0.0.1", strconv.Itoa(freePort()), "1"}, 1},
+		{[]string{"crr", "127.0.0.1", strconv.Itoa(freePort() - 2), "1"}, 1},
 	} {
 		if got := runFloor(tc.args); got != tc.want {
 			t.Errorf("runFloor(%q) = %d, want %d", tc.args, got, tc.want)

@@ -11,9 +11,9 @@
 // throughput of one tcp_rr or tcp_crr test of 1 to 1000 flows against a
 // daemon on every CPU, and the ratio of 1000 flows to the best lower count.
 //
-// The RR rows also run the Go floor (floor.go): a bare Go client and
-// server doing what pingpong does, to tell the Go runtime's cost on this
-// machine from netscript's own.
+// Every row also runs the Go floor (floor.go, floor_server.go): a bare Go
+// client and server doing what pingpong does, to tell the Go runtime's cost
+// on this machine from netscript's own.
 //
 // With -hostile (`make bench-hostile`) it measures instead what idle and
 // hostile control connections cost a daemon (hostile.go).
@@ -36,11 +36,9 @@ import (
 // workload is one row of the table: how to run it with each tool.
 type workload struct {
 	name     string // netscript's builtin
-	pingpong string // the reference's mode
+	pingpong string // the reference's mode, and the Go floor's
 	extra    string // extra netscript options
 	ppArgs   []string
-	// floor: the Go floor (floor.go) has this mode; "" for none.
-	floor string
 	// serverSends: netscript's server is the sender (TCP_MAERTS). The
 	// reference's only stream mode has its client send, so for it to send
 	// from the CPU netscript's server sends from, its client runs on CPU 0
@@ -54,9 +52,9 @@ type workload struct {
 // it Nagle lets 16 KiB sends coalesce into 64 KiB segments, an easier
 // workload that ran at about 1.9 times the rate on different CPUs).
 var workloads = []workload{
-	{name: "tcp_rr", pingpong: "rr", extra: ", nodelay=True", floor: "rr"},
+	{name: "tcp_rr", pingpong: "rr", extra: ", nodelay=True"},
 	{name: "tcp_crr", pingpong: "crr", extra: ", nodelay=True"},
-	{name: "udp_rr", pingpong: "udprr", floor: "udprr"},
+	{name: "udp_rr", pingpong: "udprr"},
 	// The reference has one stream mode (client to its PORT+1 sink); both
 	// stream directions are compared with it, at the same message size.
 	{name: "tcp_stream", pingpong: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}},
@@ -93,13 +91,15 @@ func main() {
 		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
 		os.Exit(1)
 	}
-	floorPort := freePort()
+	floorPort, floorPort1 := freePort(), freePort()
 	stopFloor := start("0", self, "floor", "serve", strconv.Itoa(floorPort))
 	defer stopFloor()
+	stopFloor1 := start("1", self, "floor", "serve", strconv.Itoa(floorPort1)) // as stopPP1
+	defer stopFloor1()
 	time.Sleep(300 * time.Millisecond)
 
 	fmt.Printf("netscript/pingpong, median of %d alternating rounds of %.0f s; servers on CPU 0\n", *rounds, *secs)
-	fmt.Printf("(tcp_maerts diff: the reference sends from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
+	fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
 	fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
 	fmt.Printf("%-12s %-6s %14s %14s %8s %9s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp")
 	for _, w := range workloads {
@@ -122,33 +122,24 @@ func main() {
 					return measure(cpu, *pingpong, args...)
 				}
 				runFloor := func() float64 {
-					return measure(place.cpu, self, "floor", w.floor, "127.0.0.1", strconv.Itoa(floorPort), fmt.Sprint(*secs))
+					port, cpu := floorPort, place.cpu
+					if w.serverSends && place.cpu != "0" {
+						port, cpu = floorPort1, "0"
+					}
+					args := append([]string{"floor", w.pingpong, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
+					return measure(cpu, self, args...)
 				}
 				var a, b, f float64
 				if r%2 == 0 {
-					a = runNS()
-					b = runPP()
-					if w.floor != "" {
-						f = runFloor()
-					}
+					a, b, f = runNS(), runPP(), runFloor()
 				} else {
-					if w.floor != "" {
-						f = runFloor()
-					}
-					b = runPP()
+					f, b = runFloor(), runPP()
 					a = runNS()
 				}
 				nsv, ppv = append(nsv, a), append(ppv, b)
-				ratios = append(ratios, a/b)
-				if w.floor != "" {
-					floors = append(floors, f/b)
-				}
+				ratios, floors = append(ratios, a/b), append(floors, f/b)
 			}
-			fl := "-"
-			if len(floors) > 0 {
-				fl = fmt.Sprintf("%.3f", median(floors))
-			}
-			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f %9s   rounds: %s\n", w.name, place.name, median(nsv), median(ppv), median(ratios), fl, fmtList(ratios))
+			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f %9.3f   rounds: %s\n", w.name, place.name, median(nsv), median(ppv), median(ratios), median(floors), fmtList(ratios))
 		}
 	}
 	if *embedded {
