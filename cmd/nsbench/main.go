@@ -61,6 +61,17 @@ var workloads = []workload{
 	{name: "tcp_maerts", pingpong: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}, serverSends: true},
 }
 
+// target is where the reference's (or the floor's) client runs for a
+// netscript client on cpu, and which of its servers it talks to: port on
+// CPU 0, or port1 on CPU 1. For serverSends on different CPUs the client
+// sends from CPU 0 to the server on the netscript client's CPU.
+func (w workload) target(cpu string, port, port1 int) (int, string) {
+	if w.serverSends && cpu != "0" {
+		return port1, "0"
+	}
+	return port, cpu
+}
+
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "floor" {
 		os.Exit(runFloor(os.Args[2:]))
@@ -98,7 +109,7 @@ func main() {
 	defer stopFloor1()
 	time.Sleep(300 * time.Millisecond)
 
-	fmt.Printf("netscript/pingpong, median of %d alternating rounds of %.0f s; servers on CPU 0\n", *rounds, *secs)
+	fmt.Printf("netscript/pingpong, median of %d alternating rounds of %g s; servers on CPU 0\n", *rounds, *secs)
 	fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
 	fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
 	fmt.Printf("%-12s %-6s %14s %14s %8s %9s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp")
@@ -114,18 +125,12 @@ func main() {
 					return measure(place.cpu, *netscript, "-c", code)
 				}
 				runPP := func() float64 {
-					port, cpu := ppPort, place.cpu
-					if w.serverSends && place.cpu != "0" {
-						port, cpu = ppPort1, "0" // sender on CPU 0, receiver on the client's CPU
-					}
+					port, cpu := w.target(place.cpu, ppPort, ppPort1)
 					args := append([]string{w.pingpong, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
 					return measure(cpu, *pingpong, args...)
 				}
 				runFloor := func() float64 {
-					port, cpu := floorPort, place.cpu
-					if w.serverSends && place.cpu != "0" {
-						port, cpu = floorPort1, "0"
-					}
+					port, cpu := w.target(place.cpu, floorPort, floorPort1)
 					args := append([]string{"floor", w.pingpong, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
 					return measure(cpu, self, args...)
 				}
