@@ -16,10 +16,14 @@ import (
 func floorServe(port int) error {
 	// Each loop holds its scheduler slot while it blocks in a raw call
 	// without a timeout (netscript's loops wake every 50 ms; pingpong's
-	// never do), so the accept loops need slots of their own, and a
-	// garbage collection's stop-the-world would wait on a blocked loop
-	// forever: the floor never collects. It allocates only per TCP_RR or
-	// stream connection, a few a run.
+	// never do), so the accept loops need slots of their own. Anything
+	// that stops the world would wait on a blocked loop forever: a
+	// garbage collection (the floor never collects; it allocates only per
+	// TCP_RR or stream connection, a few a run), and a change of
+	// GOMAXPROCS, so the slots are set once, before any loop blocks, and
+	// not raised per connection as workload.Threads does in netscript
+	// (whose loops wake within a tick). 64 is far more connections than a
+	// benchmark run holds at once.
 	runtime.GOMAXPROCS(64)
 	debug.SetGCPercent(-1)
 	var lfd [3]int
