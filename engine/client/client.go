@@ -13,6 +13,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"netscript/engine/auth"
@@ -423,6 +424,12 @@ func sessionBroke(m message) error {
 		}
 		if errors.Is(m.err, io.EOF) {
 			return errors.New("the server closed the control connection during the test")
+		}
+		// A server that dies (or closes) with our messages unread in its
+		// socket resets the connection instead of closing it: the same
+		// event for the user, told the same way.
+		if errors.Is(m.err, syscall.ECONNRESET) {
+			return errors.New("the server closed the control connection during the test (reset)")
 		}
 		return fmt.Errorf("the control connection failed during the test: %v", m.err)
 	}
