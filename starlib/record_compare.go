@@ -96,9 +96,19 @@ func EnvChanges(was, now sysinfo.Info) []string {
 	for _, k := range sorted {
 		diff(k, was.Sysctls[k], now.Sysctls[k])
 	}
-	diff("netscript", was.Netscript+" "+was.Commit, now.Netscript+" "+now.Commit)
+	diff("netscript", buildName(was), buildName(now))
 	diff("go", was.Go, now.Go)
 	return out
+}
+
+// buildName names a build as a comparison shows it: version, commit, and
+// "cgo" for a cgo build, whose round trips cost more (sysinfo.Info.Cgo).
+func buildName(i sysinfo.Info) string {
+	s := i.Netscript + " " + i.Commit
+	if i.Cgo {
+		s += " cgo"
+	}
+	return s
 }
 
 func recordOrNone(s string) string {

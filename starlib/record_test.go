@@ -163,6 +163,7 @@ func TestEnvChanges(t *testing.T) {
 		{"sysctl gone", func(i *sysinfo.Info) { i.Sysctls = map[string]string{"net.ipv4.tcp_congestion_control": "cubic"} },
 			[]string{"net.ipv4.tcp_fastopen: 1 -> (none)"}},
 		{"build", func(i *sysinfo.Info) { i.Commit = "b" }, []string{"netscript: 0.1.0 a -> 0.1.0 b"}},
+		{"cgo build", func(i *sysinfo.Info) { i.Cgo = true }, []string{"netscript: 0.1.0 a -> 0.1.0 a cgo"}},
 	}
 	for _, c := range cases {
 		now := was

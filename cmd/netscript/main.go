@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"netscript/engine/auth"
+	"netscript/engine/sysinfo"
 )
 
 // Set at build time by the Makefile (-ldflags -X).
@@ -42,7 +43,11 @@ func run(args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "version", "--version":
-			fmt.Printf("netscript %s (commit %s, %s)\n", version, commit, runtime.Version())
+			link := "static"
+			if sysinfo.Cgo() {
+				link = "cgo"
+			}
+			fmt.Printf("netscript %s (commit %s, %s, %s)\n", version, commit, runtime.Version(), link)
 			return exitOK
 		case "serve":
 			return serve(args[1:])

@@ -26,7 +26,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = filepath.Join(dir, "netscript")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	// Built as `make build` builds it: static, no cgo.
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
 		os.Exit(1)
@@ -129,6 +132,10 @@ func TestVersion(t *testing.T) {
 	r := netscript(t, 10*time.Second, "version")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "netscript ") || !strings.Contains(r.stdout, "go1.") {
 		t.Fatalf("version: %+v", r)
+	}
+	// The binary was built with CGO_ENABLED=0, and says so.
+	if !strings.Contains(r.stdout, ", static)") {
+		t.Errorf("version does not say the build is static: %q", r.stdout)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -34,6 +35,12 @@ type Info struct {
 	Netscript string            `json:"netscript"` // netscript's version
 	Commit    string            `json:"commit"`    // the commit netscript was built from
 	Go        string            `json:"go"`        // the Go release that built it
+	// Cgo says the binary was built with cgo: its threads start through
+	// the C library, and glibc 2.35 and later register rseq on each, which
+	// the kernel updates after every context switch. On the machine of the
+	// README's benchmarks that cost a round trip about 1 % per end, so two
+	// builds of one commit can differ by that much. `make build` is static.
+	Cgo bool `json:"cgo"`
 }
 
 // Sysctl is a kernel setting that changes what a network benchmark
@@ -88,7 +95,7 @@ func Collect(version, commit string) Info {
 // collectFrom reads what a file system rooted at / holds (/proc and /sys);
 // tests give it a fake one.
 func collectFrom(fsys fs.FS) Info {
-	info := Info{OS: runtime.GOOS, Arch: runtime.GOARCH, Go: runtime.Version(), Sysctls: map[string]string{}}
+	info := Info{OS: runtime.GOOS, Arch: runtime.GOARCH, Go: runtime.Version(), Cgo: Cgo(), Sysctls: map[string]string{}}
 	if b, err := fs.ReadFile(fsys, "proc/cpuinfo"); err == nil {
 		info.CPUModel = cpuModel(b)
 	}
@@ -176,8 +183,26 @@ func (i Info) String() string {
 	if i.Commit != "" {
 		build += " (" + i.Commit + ")"
 	}
+	if i.Cgo {
+		build += " cgo"
+	}
 	parts = append(parts, strings.TrimSpace(build), i.Go)
 	return strings.Join(parts, ", ")
+}
+
+// Cgo reports whether this binary was built with cgo (CGO_ENABLED=1), as
+// its build information records it.
+func Cgo() bool {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "CGO_ENABLED" {
+			return s.Value == "1"
+		}
+	}
+	return false
 }
 
 // FastOpen returns net.ipv4.tcp_fastopen of this process's network

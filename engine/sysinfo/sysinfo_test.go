@@ -110,6 +110,10 @@ func TestCollect(t *testing.T) {
 	if !strings.Contains(s, "netscript 1.2.3 (abc1234)") || !strings.Contains(s, runtime.Version()) {
 		t.Errorf("String() = %q", s)
 	}
+	info.Cgo = true
+	if s := info.String(); !strings.Contains(s, "netscript 1.2.3 (abc1234) cgo") {
+		t.Errorf("String() of a cgo build = %q", s)
+	}
 }
 
 func TestFastOpenFrom(t *testing.T) {
