@@ -110,6 +110,11 @@ func main() {
 	time.Sleep(300 * time.Millisecond)
 
 	fmt.Printf("netscript/pingpong, median of %d alternating rounds of %g s; servers on CPU 0\n", *rounds, *secs)
+	// A cgo build pays glibc's rseq on every context switch (about 1 % a
+	// round trip per end here): say which build is measured.
+	if out, err := exec.Command(*netscript, "version").Output(); err == nil {
+		fmt.Printf("(%s; make build is static)\n", strings.TrimSpace(string(out)))
+	}
 	fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
 	fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
 	fmt.Printf("%-12s %-6s %14s %14s %8s %9s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp")
