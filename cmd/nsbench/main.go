@@ -27,6 +27,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,6 +85,10 @@ func main() {
 	embedded := flag.Bool("embedded", true, "also compare the embedded server with a separate daemon")
 	flowRows := flag.Bool("flows", true, "also measure aggregate throughput against flows (flows.go); -only flows runs only those rows")
 	flag.Parse()
+	if err := checkArgs(*only, *rounds, *secs); err != nil {
+		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
+		os.Exit(2)
+	}
 	runLimit = 3*time.Duration(*secs*float64(time.Second)) + time.Minute
 	if *hostile { // hostile.go
 		runHostile(*netscript, *rounds, *secs)
@@ -113,7 +118,11 @@ func main() {
 	// A cgo build pays glibc's rseq on every context switch (about 1 % a
 	// round trip per end here): say which build is measured.
 	if out, err := exec.Command(*netscript, "version").Output(); err == nil {
-		fmt.Printf("(%s; make build is static)\n", strings.TrimSpace(string(out)))
+		v := strings.TrimSpace(string(out))
+		fmt.Printf("(measuring %s)\n", v)
+		if strings.HasSuffix(v, ", cgo)") {
+			fmt.Printf("(a cgo build: expect about 1 %% less per end than the static one make build makes)\n")
+		}
 	}
 	fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
 	fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
@@ -197,6 +206,31 @@ func fmtList(xs []float64) string {
 		s = append(s, fmt.Sprintf("%.3f", x))
 	}
 	return strings.Join(s, " ")
+}
+
+// checkArgs refuses what would otherwise print an empty or meaningless
+// table: a name in -only that is no row (a typo ran nothing), no rounds,
+// no seconds.
+func checkArgs(only string, rounds int, secs float64) error {
+	if rounds < 1 {
+		return fmt.Errorf("-rounds %d: want at least 1", rounds)
+	}
+	if !(secs > 0) {
+		return fmt.Errorf("-seconds %g: want more than 0", secs)
+	}
+	if only == "" {
+		return nil
+	}
+	known := []string{"flows"}
+	for _, w := range workloads {
+		known = append(known, w.name)
+	}
+	for _, name := range strings.Split(only, ",") {
+		if !slices.Contains(known, name) {
+			return fmt.Errorf("-only: no row %q (rows: %s)", name, strings.Join(known, ","))
+		}
+	}
+	return nil
 }
 
 func median(xs []float64) float64 {

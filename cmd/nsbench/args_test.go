@@ -1,0 +1,34 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCheckArgs: a typo in -only, no rounds or no seconds is refused with
+// the flag named, instead of an empty table.
+func TestCheckArgs(t *testing.T) {
+	for _, tc := range []struct {
+		only   string
+		rounds int
+		secs   float64
+		want   string // "" for accepted
+	}{
+		{"", 5, 3, ""},
+		{"tcp_rr,udp_rr", 5, 3, ""},
+		{"flows", 1, 0.5, ""},
+		{"tcp-rr", 5, 3, `-only: no row "tcp-rr"`},
+		{"tcp_rr,", 5, 3, `-only: no row ""`},
+		{"tcp_rr", 0, 3, "-rounds 0"},
+		{"tcp_rr", 5, 0, "-seconds 0"},
+		{"tcp_rr", 5, -1, "-seconds -1"},
+	} {
+		err := checkArgs(tc.only, tc.rounds, tc.secs)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("checkArgs(%q, %d, %g) = %v, want nil", tc.only, tc.rounds, tc.secs, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("checkArgs(%q, %d, %g) = %v, want %q", tc.only, tc.rounds, tc.secs, err, tc.want)
+		}
+	}
+}
