@@ -3,10 +3,13 @@ module netscript
 go 1.26.0
 
 require (
+	github.com/peterh/liner v1.2.3
+	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+	golang.org/x/sys v0.50.0
+	gonum.org/v1/gonum v0.17.0
+)
+
+require (
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/mattn/go-runewidth v0.0.31 // indirect
-	github.com/peterh/liner v1.2.3 // indirect
-	go.starlark.net v0.0.0-20260908191801-89a6a09411d5 // indirect
-	golang.org/x/sys v0.50.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 )
