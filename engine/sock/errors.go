@@ -70,14 +70,3 @@ func ErrnoName(e unix.Errno) string {
 	}
 	return fmt.Sprintf("errno%d", int(e))
 }
-
-func opErr(op string, addr, src *Addr, err error) error {
-	e := &OpError{Op: op, Err: err}
-	if addr != nil {
-		e.Addr = addr.String()
-	}
-	if src != nil {
-		e.Source = src.String()
-	}
-	return e
-}
