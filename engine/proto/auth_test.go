@@ -27,9 +27,9 @@ func (r *recorder) Write(p []byte) (int, error) {
 }
 
 // exchange runs the preamble and the token exchange between a server
-// holding st and a client holding ct; it returns both keys and errors and
-// every byte either side wrote.
-func exchange(t *testing.T, st, ct auth.Token) (sk, ck []byte, serr, cerr error, wire []byte) {
+// holding st and a client holding ct; it returns both keys, every byte
+// either side wrote, and both errors.
+func exchange(t *testing.T, st, ct auth.Token) (sk, ck, wire []byte, serr, cerr error) {
 	t.Helper()
 	a, b := pair(t)
 	ra, rb := &recorder{Conn: a}, &recorder{Conn: b}
@@ -48,7 +48,7 @@ func exchange(t *testing.T, st, ct auth.Token) (sk, ck []byte, serr, cerr error,
 	}
 	a.Close()
 	<-done
-	return sk, ck, serr, cerr, append(ra.out.Bytes(), rb.out.Bytes()...)
+	return sk, ck, append(ra.out.Bytes(), rb.out.Bytes()...), serr, cerr
 }
 
 // TestAuthenticate covers every pairing of tokens.
@@ -73,7 +73,7 @@ func TestAuthenticate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sk, ck, serr, cerr, wire := exchange(t, c.st, c.ct)
+			sk, ck, wire, serr, cerr := exchange(t, c.st, c.ct)
 			check := func(side string, err error, want string) {
 				if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
 					t.Errorf("%s: got %v, want %q", side, err, want)
@@ -93,7 +93,7 @@ func TestAuthenticate(t *testing.T) {
 			}
 		})
 	}
-	_, _, _, cerr, _ := exchange(t, tok, other)
+	_, _, _, _, cerr := exchange(t, tok, other)
 	if !errors.Is(cerr, ErrAuthFailed) {
 		t.Errorf("a wrong token is not ErrAuthFailed: %v", cerr)
 	}
