@@ -162,7 +162,7 @@ func TestBadOptions(t *testing.T) {
 // TestField covers dotted lookups and the errors that list valid names.
 func TestField(t *testing.T) {
 	th, _ := newTestThread(t)
-	v, err := starlark.Eval(th, "t", `tcp_rr(transactions=10)`, Predeclared())
+	v, err := starlark.EvalOptions(FileOptions(), th, "t", `tcp_rr(transactions=10)`, Predeclared())
 	if err != nil {
 		t.Fatal(err)
 	}
