@@ -2,8 +2,8 @@
 #
 #   make demo    build bin/netscript and run scripts/sweep.star against the
 #                embedded loopback server
-#   make test    vet, gofmt, the whole test suite under -race, and a short
-#                pass of every fuzz target
+#   make test    vet, gofmt, go.mod tidy, staticcheck, the whole test suite
+#                under -race, and a short pass of every fuzz target
 #   make bench   netscript against the C reference (pingpong) side by side
 #   make bench-hostile
 #                what idle and hostile control connections cost the daemon
@@ -27,20 +27,22 @@ BUILDENV  := CGO_ENABLED=0
 # time (a time limit makes the fuzzer fail spuriously on a loaded machine);
 # longer: make fuzz FUZZTIME=5m.
 FUZZTIME  ?= 20000x
+# staticcheck, pinned, run through the Go module proxy (nothing to install).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # The C reference of ../shared/ref, built for `make bench`.
 PINGPONG_SRC ?= ../shared/ref/pingpong.c
 # Benchmark rounds per cell and seconds per run.
 ROUNDS    ?= 5
 SECONDS   ?= 3
 
-.PHONY: all build test vet fmtcheck unit fuzz bench bench-hostile demo clean
+.PHONY: all build test vet fmtcheck tidycheck staticcheck unit fuzz bench bench-hostile demo clean
 
 all: build
 
 build:
 	$(BUILDENV) $(GO) build -ldflags '$(LDFLAGS)' -o bin/netscript ./cmd/netscript
 
-test: vet fmtcheck unit fuzz
+test: vet fmtcheck tidycheck staticcheck unit fuzz
 
 vet:
 	$(GO) vet ./...
@@ -49,17 +51,28 @@ fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# go.mod and go.sum must be what `go mod tidy` makes of them.
+tidycheck:
+	@$(GO) mod tidy -diff || { echo "go mod tidy would change go.mod or go.sum (above): run it and commit"; exit 1; }
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
 unit:
 	$(GO) test -race -count=1 -timeout 15m ./...
 
 # Every fuzz target, each for FUZZTIME, starting from its committed corpus.
+# Each run logs to a temporary file of its own (shown only on failure), so
+# two runs at once never share one.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
+	@set -e; log=$$(mktemp "$${TMPDIR:-/tmp}/netscript-fuzz.XXXXXX"); \
+	trap 'rm -f "$$log"' EXIT; trap 'exit 130' INT TERM; \
+	for pkg in $$($(GO) list ./...); do \
 		dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
 		for f in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/func //'); do \
 			echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
-			$(GO) test -run='^$$' -fuzz="^$$f\$$" -fuzztime=$(FUZZTIME) $$pkg > /tmp/netscript-fuzz.log 2>&1 || \
-				{ cat /tmp/netscript-fuzz.log; exit 1; }; \
+			$(GO) test -run='^$$' -fuzz="^$$f\$$" -fuzztime=$(FUZZTIME) $$pkg > "$$log" 2>&1 || \
+				{ cat "$$log"; exit 1; }; \
 		done; \
 	done
 
