@@ -60,8 +60,9 @@ func TestCRRCounts(t *testing.T) {
 }
 
 // TestAllocs shows that the per-transaction paths of every workload, client
-// and server alike, allocate nothing: a run of many transactions after
-// Prepare costs no allocation at all.
+// and server alike, allocate nothing: each loop is run short and ten times
+// as long, and the long run costs no more allocations than the short one
+// (checkAllocs).
 func TestAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation counts need a quiet runtime")
@@ -72,12 +73,11 @@ func TestAllocs(t *testing.T) {
 		srv := &RRServer{FD: sfd, Request: 64, Response: 64, Burst: 2, Stop: &stop}
 		srv.Prepare()
 		serve(t, &stop, srv.Run)
-		rr := &RR{Loop: Loop{Limits: Limits{Transactions: 2000}, Hist: hist.New()}, FD: cfd, Request: 64, Response: 64, Burst: 2}
-		rr.Prepare()
-		checkAllocs(t, func() { rr.Run() })
-		if rr.Err != nil {
-			t.Fatal(rr.Err)
-		}
+		checkAllocs(t, func(scale uint64) func() (uint64, error) {
+			rr := &RR{Loop: Loop{Limits: Limits{Transactions: 2000 * scale}, Hist: hist.New()}, FD: cfd, Request: 64, Response: 64, Burst: 2}
+			rr.Prepare()
+			return func() (uint64, error) { rr.Run(); return rr.Result.Transactions, rr.Err }
+		})
 	})
 	t.Run("TCP_CRR", func(t *testing.T) {
 		lfd, addr := crrListener(t)
@@ -85,12 +85,11 @@ func TestAllocs(t *testing.T) {
 		srv := &CRRServer{LFD: lfd, Request: 1, Response: 1, Stop: &stop}
 		srv.Prepare()
 		serve(t, &stop, srv.Run)
-		c := &CRR{Loop: Loop{Limits: Limits{Transactions: 200}, Hist: hist.New()}, Remote: addr, Request: 1, Response: 1}
-		c.Prepare()
-		checkAllocs(t, func() { c.Run() })
-		if c.Err != nil {
-			t.Fatal(c.Err)
-		}
+		checkAllocs(t, func(scale uint64) func() (uint64, error) {
+			c := &CRR{Loop: Loop{Limits: Limits{Transactions: 200 * scale}, Hist: hist.New()}, Remote: addr, Request: 1, Response: 1}
+			c.Prepare()
+			return func() (uint64, error) { c.Run(); return c.Result.Transactions, c.Err }
+		})
 	})
 	t.Run("TCP_RR paced with interim samples", func(t *testing.T) {
 		cfd, sfd := tcpPair(t)
@@ -98,13 +97,12 @@ func TestAllocs(t *testing.T) {
 		srv := &RRServer{FD: sfd, Request: 1, Response: 1, Stop: &stop}
 		srv.Prepare()
 		serve(t, &stop, srv.Run)
-		rr := &RR{Loop: Loop{Limits: Limits{Transactions: 200}, Hist: hist.New(), Live: &Live{},
-			Pace: NewPacer(4000), Interim: NewInterim(time.Millisecond, 0)}, FD: cfd, Request: 1, Response: 1}
-		rr.Prepare()
-		checkAllocs(t, func() { rr.Run() })
-		if rr.Err != nil {
-			t.Fatal(rr.Err)
-		}
+		checkAllocs(t, func(scale uint64) func() (uint64, error) {
+			rr := &RR{Loop: Loop{Limits: Limits{Transactions: 200 * scale}, Hist: hist.New(), Live: &Live{},
+				Pace: NewPacer(4000), Interim: NewInterim(time.Millisecond, 0)}, FD: cfd, Request: 1, Response: 1}
+			rr.Prepare()
+			return func() (uint64, error) { rr.Run(); return rr.Result.Transactions, rr.Err }
+		})
 	})
 	t.Run("TCP_CRR fastopen", func(t *testing.T) {
 		lfd, addr := crrListener(t)
@@ -115,36 +113,25 @@ func TestAllocs(t *testing.T) {
 		srv := &CRRServer{LFD: lfd, Request: 1, Response: 1, FastOpen: true, Stop: &stop}
 		srv.Prepare()
 		serve(t, &stop, srv.Run)
-		c := &CRR{Loop: Loop{Limits: Limits{Transactions: 200}, Hist: hist.New(), Pace: NewPacer(1e6)},
-			Remote: addr, Request: 1, Response: 1, FastOpen: true, SendBuffer: 65536}
-		c.Prepare()
-		checkAllocs(t, func() { c.Run() })
-		if c.Err != nil {
-			t.Fatal(c.Err)
-		}
+		checkAllocs(t, func(scale uint64) func() (uint64, error) {
+			c := &CRR{Loop: Loop{Limits: Limits{Transactions: 200 * scale}, Hist: hist.New(), Pace: NewPacer(1e6)},
+				Remote: addr, Request: 1, Response: 1, FastOpen: true, SendBuffer: 65536}
+			c.Prepare()
+			return func() (uint64, error) { c.Run(); return c.Result.Transactions, c.Err }
+		})
 	})
 	t.Run("TCP_STREAM", func(t *testing.T) {
 		// Each run half-closes its connection, so each gets its own.
-		var loops []*Stream
-		for i := 0; i < 4; i++ {
+		checkAllocs(t, func(scale uint64) func() (uint64, error) {
 			cfd, sfd := tcpPair(t)
 			var stop atomic.Bool
 			srv := &StreamSink{FD: sfd, RecvSize: 1 << 16, Stop: &stop}
 			srv.Prepare()
 			serve(t, &stop, srv.Run)
 			s := &Stream{Loop: Loop{Limits: Limits{Duration: time.Hour}, Live: &Live{}, Interim: NewInterim(time.Millisecond, 0)},
-				FD: cfd, SendSize: 4096, Bytes: 4 << 20, Drain: time.Second}
+				FD: cfd, SendSize: 4096, Bytes: 4 << 20 * scale, Drain: time.Second}
 			s.Prepare()
-			loops = append(loops, s)
-		}
-		i := 0
-		checkAllocs(t, func() {
-			s := loops[min(i, len(loops)-1)]
-			i++
-			s.Run()
-			if s.Err != nil {
-				t.Error(s.Err)
-			}
+			return func() (uint64, error) { s.Run(); return s.Result.SendCalls, s.Err }
 		})
 	})
 	t.Run("TCP_MAERTS", func(t *testing.T) {
@@ -153,15 +140,12 @@ func TestAllocs(t *testing.T) {
 		srv := &MaertsSource{FD: sfd, SendSize: 16384, Pace: NewPacer(1e7), Stop: &stop}
 		srv.Prepare()
 		serve(t, &stop, srv.Run)
-		m := &Maerts{Loop: Loop{Limits: Limits{Duration: 30 * time.Millisecond}, Live: &Live{}, Interim: NewInterim(time.Millisecond, 30*time.Millisecond)},
-			FD: cfd, RecvSize: 1 << 16}
-		m.Prepare()
-		checkAllocs(t, func() {
-			m.Start = time.Time{}
-			m.Run()
-			if m.Err != nil || m.Result.BytesReceived == 0 {
-				t.Errorf("%v, %d bytes", m.Err, m.Result.BytesReceived)
-			}
+		checkAllocs(t, func(scale uint64) func() (uint64, error) {
+			d := 30 * time.Millisecond * time.Duration(scale)
+			m := &Maerts{Loop: Loop{Limits: Limits{Duration: d}, Live: &Live{}, Interim: NewInterim(time.Millisecond, d)},
+				FD: cfd, RecvSize: 1 << 16}
+			m.Prepare()
+			return func() (uint64, error) { m.Run(); return m.Result.RecvCalls, m.Err }
 		})
 	})
 	t.Run("UDP_STREAM", func(t *testing.T) {
@@ -170,13 +154,12 @@ func TestAllocs(t *testing.T) {
 		srv := &UDPSink{FD: sfd, RecvSize: MaxDatagram, Standing: true, Stop: &stop}
 		srv.Prepare()
 		serve(t, &stop, srv.Run)
-		u := &UDPStream{Loop: Loop{Limits: Limits{Duration: time.Hour}, Live: &Live{}, Pace: NewPacer(1e6)},
-			FD: cfd, SendSize: 1000, Bytes: 2000 * 1000}
-		u.Prepare()
-		checkAllocs(t, func() { u.Run() })
-		if u.Err != nil {
-			t.Fatal(u.Err)
-		}
+		checkAllocs(t, func(scale uint64) func() (uint64, error) {
+			u := &UDPStream{Loop: Loop{Limits: Limits{Duration: time.Hour}, Live: &Live{}, Pace: NewPacer(1e6)},
+				FD: cfd, SendSize: 1000, Bytes: 2000 * 1000 * scale}
+			u.Prepare()
+			return func() (uint64, error) { u.Run(); return u.Result.SendCalls, u.Err }
+		})
 	})
 	t.Run("UDP_RR", func(t *testing.T) {
 		cfd, sfd := udpPair(t)
@@ -184,34 +167,57 @@ func TestAllocs(t *testing.T) {
 		srv := &UDPRRServer{FD: sfd, Response: 32, Stop: &stop}
 		srv.Prepare()
 		serve(t, &stop, srv.Run)
-		u := &UDPRR{Loop: Loop{Limits: Limits{Transactions: 2000}, Hist: hist.New()}, FD: cfd, Request: 32, Response: 32, Burst: 1, Timeout: sock.Tick}
-		if err := u.Prepare(); err != nil {
-			t.Fatal(err)
-		}
-		checkAllocs(t, func() { u.Run() })
-		if u.Err != nil {
-			t.Fatal(u.Err)
-		}
+		checkAllocs(t, func(scale uint64) func() (uint64, error) {
+			u := &UDPRR{Loop: Loop{Limits: Limits{Transactions: 2000 * scale}, Hist: hist.New()}, FD: cfd, Request: 32, Response: 32, Burst: 1, Timeout: sock.Tick}
+			if err := u.Prepare(); err != nil {
+				t.Fatal(err)
+			}
+			return func() (uint64, error) { u.Run(); return u.Result.Transactions, u.Err }
+		})
 	})
 }
 
-// checkAllocs runs f (a whole loop of many transactions) and fails if the
-// process allocated anything meanwhile. testing.AllocsPerRun cannot be used:
-// it sets GOMAXPROCS to 1, and a data-path thread holds its P while it
-// blocks, so client and server loops could not both run.
-func checkAllocs(t *testing.T, f func()) {
+// checkAllocs measures what one unit of a loop's work (a transaction, a
+// send, a receive) allocates. mk(scale) builds and prepares a fresh loop
+// whose limit is scale times a base one, and returns the function that runs
+// it and reports the units it did; building is outside the measurement.
+// After a warm-up (first-time runtime work: timers, thread creation) a
+// short run and one ten times as long are measured. The allocation counter
+// is the whole process's, so the runtime's own allocations meanwhile would
+// show in a single run's total; the difference between the two runs over
+// the difference in units is what each unit costs, and it must be as good
+// as none: at most one allocation in a thousand units. (A path that
+// allocates does so for every unit, or every few.) testing.AllocsPerRun
+// cannot be used: it sets GOMAXPROCS to 1, and a data-path thread holds its
+// P while it blocks, so client and server loops could not both run.
+func checkAllocs(t *testing.T, mk func(scale uint64) func() (uint64, error)) {
 	t.Helper()
 	var th Threads
 	defer th.Acquire(2)()
-	f() // warm up: first-time runtime work (timers, thread creation) is not the loop's
-	var before, after runtime.MemStats
-	for try := 0; try < 3; try++ {
+	measure := func(scale uint64) (int64, uint64) {
+		t.Helper()
+		run := mk(scale)
+		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		f()
+		units, err := run()
 		runtime.ReadMemStats(&after)
-		if after.Mallocs == before.Mallocs {
-			return
+		if err != nil {
+			t.Fatal(err)
 		}
+		if units == 0 {
+			t.Fatal("the loop did no work")
+		}
+		return int64(after.Mallocs - before.Mallocs), units
 	}
-	t.Errorf("%d allocations during a run of the loop, want 0", after.Mallocs-before.Mallocs)
+	measure(1) // warm up
+	a0, u0 := measure(1)
+	a1, u1 := measure(10)
+	if u1 <= u0 {
+		t.Fatalf("the long run did %d units of work, the short one %d", u1, u0)
+	}
+	per := float64(a1-a0) / float64(u1-u0)
+	t.Logf("%d allocations for %d units, %d for %d: %.5f per unit", a0, u0, a1, u1, per)
+	if per > 0.001 {
+		t.Errorf("%.4f allocations per unit of work (%d for %d units, %d for %d), want none", per, a1, u1, a0, u0)
+	}
 }
