@@ -44,19 +44,36 @@ func TestRemoteClient(t *testing.T) {
 	}
 
 	// Cancelled: the daemon stops its test and sends what it measured.
+	// The cancel comes half a second into the measured interval, whose
+	// start the gate gives, so it finds the daemon measuring however long
+	// a loaded machine took to set the test up.
 	s = specFor(spec.TCPRR, b)
 	s.Client, s.Duration = a.String(), 30*time.Second
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	start := time.Now()
-	res, err = client.RunRemote(ctx, s, client.Options{Threads: th})
+	defer cancel()
+	g := &cancelGate{cancel: cancel, after: 500 * time.Millisecond}
+	res, err = client.RunRemote(ctx, s, client.Options{Threads: th, Gate: g})
 	var te *client.TestError
 	if !errors.As(err, &te) || res == nil || res.Transactions == 0 {
 		t.Fatalf("cancelled: %v, %+v", err, res)
 	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("a cancelled remote test took %v to end", took)
+	if took := time.Since(g.start); took > hangGuard {
+		t.Errorf("a cancelled remote test took %v after its start to end", took)
 	}
+}
+
+// cancelGate releases one test and cancels it after its measured interval
+// has run for a while.
+type cancelGate struct {
+	cancel context.CancelFunc
+	after  time.Duration
+	start  time.Time
+}
+
+func (g *cancelGate) Arrive(ctx context.Context, lead time.Duration) (time.Time, error) {
+	g.start = time.Now().Add(lead + 5*time.Millisecond)
+	time.AfterFunc(time.Until(g.start)+g.after, g.cancel)
+	return g.start, nil
 }
 
 // TestRemoteClientBad: a daemon that is not there, a test the daemon
