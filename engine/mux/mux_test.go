@@ -120,22 +120,31 @@ func TestRRCounts(t *testing.T) {
 }
 
 // TestRRTimed: a timed run's flows end at the deadline, and the server
-// answered what each flow counted plus what it discarded.
+// answered what each flow counted plus what it discarded. (How many
+// transactions each flow fits in the window is the scheduler's business on
+// a loaded machine; the flows together must have done some.)
 func TestRRTimed(t *testing.T) {
 	d := 300 * time.Millisecond
 	flows, conns := rrTest(t, 32, Config{Request: 1, Response: 1, Threads: 2, Limits: workload.Limits{Duration: d}})
 	var skewLo, skewHi time.Duration = 1 << 62, 0
+	var total uint64
 	for i, f := range flows {
 		r := f.Result
-		if f.Err != nil || r.Transactions == 0 || r.Elapsed != d {
+		if f.Err != nil || r.Elapsed != d {
 			t.Fatalf("flow %d: %+v err %v", i, r, f.Err)
 		}
 		if got := conns[i].Counts.Transactions; got != r.Transactions+r.Discarded {
 			t.Errorf("flow %d: server %d, client %d + %d", i, got, r.Transactions, r.Discarded)
 		}
-		skewLo, skewHi = min(skewLo, r.First), max(skewHi, r.First)
+		total += r.Transactions
+		if r.Transactions > 0 {
+			skewLo, skewHi = min(skewLo, r.First), max(skewHi, r.First)
+		}
 	}
-	t.Logf("first-transaction spread over 32 flows: %v", skewHi-skewLo)
+	if total == 0 {
+		t.Fatal("32 flows completed no transaction in 300 ms")
+	}
+	t.Logf("%d transactions; first-transaction spread over 32 flows: %v", total, skewHi-skewLo)
 }
 
 // TestCRRCounts: many flows of TCP_CRR against one accept loop; every
@@ -181,19 +190,20 @@ func TestCRRCounts(t *testing.T) {
 }
 
 // TestThousandFlows: 1000 TCP_RR flows run on two threads a side without
-// a thousand threads.
+// a thousand threads, each doing exactly its transactions (a count, so
+// that every flow must be served however a loaded machine schedules the
+// two threads), both ends agreeing.
 func TestThousandFlows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1000 connections")
 	}
 	before := threads()
-	flows, conns := rrTest(t, 1000, Config{Request: 1, Response: 1, Threads: 2, Limits: workload.Limits{Duration: 300 * time.Millisecond}})
-	var total uint64
+	const per = 20
+	flows, conns := rrTest(t, 1000, Config{Request: 1, Response: 1, Threads: 2, Limits: workload.Limits{Transactions: per}})
 	for i, f := range flows {
-		if f.Err != nil || f.Result.Transactions == 0 {
+		if f.Err != nil || f.Result.Transactions != per {
 			t.Fatalf("flow %d: %+v %v", i, f.Result, f.Err)
 		}
-		total += f.Result.Transactions
 		if conns[i].Counts.Transactions != f.Result.Transactions+f.Result.Discarded {
 			t.Fatalf("flow %d: server and client disagree", i)
 		}
@@ -201,7 +211,6 @@ func TestThousandFlows(t *testing.T) {
 	if grew := threads() - before; grew > 16 {
 		t.Errorf("the process grew by %d threads for 1000 flows", grew)
 	}
-	t.Logf("1000 flows: %d transactions in 300 ms", total)
 }
 
 func threads() int {

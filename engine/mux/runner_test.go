@@ -66,8 +66,9 @@ func TestAbort(t *testing.T) {
 		}
 		r.Abort()
 	}
-	// Locked threads that end are ended by the runtime, asynchronously.
-	deadline := time.Now().Add(2 * time.Second)
+	// Locked threads that end are ended by the runtime, asynchronously:
+	// wait for it, generously (a loaded machine runs it late).
+	deadline := time.Now().Add(10 * time.Second)
 	for threads() > before+2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
