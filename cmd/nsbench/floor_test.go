@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"netscript/engine/sock/socktest"
 )
 
 // TestMain lets the test binary serve as the floor's server process.
@@ -21,8 +23,10 @@ func TestMain(m *testing.M) {
 // process, pinned to one CPU when taskset is there as the benchmark runs
 // it: every mode, several times over (each echo and sink loop holds a
 // scheduler slot while it blocks, and the accept loops must still run).
+// The server's three TCP ports and its UDP one are held for it until the
+// test ends (it binds them with SO_REUSEADDR beside the holders).
 func TestFloor(t *testing.T) {
-	port := freePort()
+	port := socktest.ReserveRun(t, 3, true)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	if p, err := exec.LookPath("taskset"); err == nil {
 		cmd = exec.Command(p, "-c", "0", os.Args[0], "-test.run=^$")
@@ -54,12 +58,13 @@ func TestFloor(t *testing.T) {
 			return 0, nil
 		}
 	}
+	// Until the server listens: a loaded machine may take seconds to
+	// start the test binary again under the race detector.
 	var err error
-	for i := 0; i < 50; i++ { // until the server listens
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if _, err = run("rr", 10*time.Millisecond); err == nil {
 			break
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	if err != nil {
 		t.Fatalf("the floor server never answered: %v", err)
@@ -93,8 +98,10 @@ func TestFloorUsage(t *testing.T) {
 		{[]string{"rr", "127.0.0.1", "x", "1"}, 2},
 		{[]string{"rr", "127.0.0.1", "1", "0"}, 2},
 		{[]string{"serve", "x"}, 2},
-		{[]string{"rr", "127.0.0.1", strconv.Itoa(freePort()), "1"}, 1},
-		{[]string{"crr", "127.0.0.1", strconv.Itoa(freePort() - 2), "1"}, 1},
+		// Ports held by the test where nothing listens: the connect is
+		// refused (crr connects to the given port + 2).
+		{[]string{"rr", "127.0.0.1", strconv.Itoa(socktest.Reserve(t, false)), "1"}, 1},
+		{[]string{"crr", "127.0.0.1", strconv.Itoa(socktest.Reserve(t, false) - 2), "1"}, 1},
 	} {
 		if got := runFloor(tc.args); got != tc.want {
 			t.Errorf("runFloor(%q) = %d, want %d", tc.args, got, tc.want)
