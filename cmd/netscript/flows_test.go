@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os/exec"
 	"strings"
 	"testing"
@@ -13,7 +12,7 @@ import (
 // parallel(), aggregate() and client= gives one line naming the option (or
 // the branch, the flow, the daemon) and the script position.
 func TestBadInputOfIssue6(t *testing.T) {
-	port := freePort(t)
+	port := refusingPort(t)
 	cases := []struct{ code, want string }{
 		{`tcp_rr(flows=3, local=["127.0.0.1", "127.0.0.2"])`, "tcp_rr: local: a list of 2 addresses for flows=3: give one per flow"},
 		{`tcp_crr(flows=0)`, "tcp_crr: flows: must be at least 1, got 0"},
@@ -55,27 +54,8 @@ func TestFlowsDescriptorLimit(t *testing.T) {
 		!strings.Contains(string(out), "ulimit -n") {
 		t.Errorf("client: %v\n%s", err, out)
 	}
-	port := freePort(t)
-	srv := limited("serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", port))
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { srv.Process.Kill(); srv.Wait() }()
-	waitListen(t, port)
-	r := netscript(t, 30*time.Second, "-c", fmt.Sprintf(`tcp_rr(host="127.0.0.1", port=%d, flows=200, duration=0.1)`, port))
+	// Not --quiet: the daemon's "listening on" line gives its port.
+	d := watchDaemon(t, limited("serve", "--listen", "127.0.0.1:0"), 0)
+	r := netscript(t, 30*time.Second, "-c", fmt.Sprintf(`tcp_rr(host="127.0.0.1", port=%d, flows=200, duration=0.1)`, d.port))
 	oneLine(t, r, 1, "tcp_rr: set-up: server: flows: the server's process: 200 flows need 201 file descriptors")
-}
-
-// waitListen waits until something listens on 127.0.0.1:port.
-func waitListen(t *testing.T, port int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("nothing listens on port %d", port)
 }
