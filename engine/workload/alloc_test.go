@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"fmt"
 	"net/netip"
 	"runtime"
 	"sync/atomic"
@@ -183,13 +184,16 @@ func TestAllocs(t *testing.T) {
 // it and reports the units it did; building is outside the measurement.
 // After a warm-up (first-time runtime work: timers, thread creation) a
 // short run and one ten times as long are measured. The allocation counter
-// is the whole process's, so the runtime's own allocations meanwhile would
-// show in a single run's total; the difference between the two runs over
-// the difference in units is what each unit costs, and it must be as good
-// as none: at most one allocation in a thousand units. (A path that
-// allocates does so for every unit, or every few.) testing.AllocsPerRun
-// cannot be used: it sets GOMAXPROCS to 1, and a data-path thread holds its
-// P while it blocks, so client and server loops could not both run.
+// is the whole process's, so the runtime's own allocations meanwhile show
+// in a run's total (now and then a burst of a few, when it starts a
+// thread); the difference between the two runs over the difference in
+// units is what each unit costs, and it must be as good as none: at most
+// one allocation in a thousand units. (A path that allocates does so for
+// every unit, or every few.) Such a burst can only add to a pair, never
+// hide an allocating path, so the best of three pairs counts.
+// testing.AllocsPerRun cannot be used: it sets GOMAXPROCS to 1, and a
+// data-path thread holds its P while it blocks, so client and server
+// loops could not both run.
 func checkAllocs(t *testing.T, mk func(scale uint64) func() (uint64, error)) {
 	t.Helper()
 	var th Threads
@@ -210,14 +214,19 @@ func checkAllocs(t *testing.T, mk func(scale uint64) func() (uint64, error)) {
 		return int64(after.Mallocs - before.Mallocs), units
 	}
 	measure(1) // warm up
-	a0, u0 := measure(1)
-	a1, u1 := measure(10)
-	if u1 <= u0 {
-		t.Fatalf("the long run did %d units of work, the short one %d", u1, u0)
+	var msg string
+	for try := 1; try <= 3; try++ {
+		a0, u0 := measure(1)
+		a1, u1 := measure(10)
+		if u1 <= u0 {
+			t.Fatalf("the long run did %d units of work, the short one %d", u1, u0)
+		}
+		per := float64(a1-a0) / float64(u1-u0)
+		msg = fmt.Sprintf("%.4f allocations per unit of work (%d for %d units, %d for %d)", per, a1, u1, a0, u0)
+		t.Logf("try %d: %s", try, msg)
+		if per <= 0.001 {
+			return
+		}
 	}
-	per := float64(a1-a0) / float64(u1-u0)
-	t.Logf("%d allocations for %d units, %d for %d: %.5f per unit", a0, u0, a1, u1, per)
-	if per > 0.001 {
-		t.Errorf("%.4f allocations per unit of work (%d for %d units, %d for %d), want none", per, a1, u1, a0, u0)
-	}
+	t.Errorf("%s in each of three tries, want none", msg)
 }
