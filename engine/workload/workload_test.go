@@ -207,20 +207,23 @@ func drain(fd int) {
 }
 
 // TestUDPRRLoss drops every response: each transaction must end as lost
-// after the timeout and the loop must go on, never hang.
+// after the timeout and the loop must go on, never hang. Each lost one
+// waited at least the 100 ms timeout, so 350 ms hold at most 4 (3 on an
+// idle machine; a loaded one that wakes the loop late loses fewer), and
+// the first one's timeout ends inside the test.
 func TestUDPRRLoss(t *testing.T) {
 	cfd, _ := udpPair(t) // nobody answers on the server socket
 	u := &UDPRR{Loop: Loop{Limits: Limits{Duration: 350 * time.Millisecond}}, FD: cfd, Request: 1, Response: 1, Timeout: 100 * time.Millisecond}
 	start := time.Now()
 	u.Run()
-	if took := time.Since(start); took > 2*time.Second {
+	if took := time.Since(start); took > 10*time.Second { // a hang guard
 		t.Fatalf("loop took %v", took)
 	}
 	if u.Err != nil {
 		t.Fatal(u.Err)
 	}
-	if u.Result.Lost < 2 || u.Result.Lost > 4 || u.Result.Transactions != 0 {
-		t.Errorf("lost %d, transactions %d; want about 3 lost, 0 done", u.Result.Lost, u.Result.Transactions)
+	if u.Result.Lost < 1 || u.Result.Lost > 4 || u.Result.Transactions != 0 {
+		t.Errorf("lost %d, transactions %d; want 1 to 4 lost (about 3), 0 done", u.Result.Lost, u.Result.Transactions)
 	}
 }
 
