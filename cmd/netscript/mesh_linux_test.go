@@ -33,6 +33,7 @@ type resultJSON struct {
 	Transactions uint64            `json:"transactions"`
 	Discarded    uint64            `json:"discarded"`
 	Start        float64           `json:"start"`
+	Elapsed      float64           `json:"elapsed"`
 	StartSkew    float64           `json:"start_skew"`
 	LocalAddress string            `json:"local_address"`
 	Errors       map[string]uint64 `json:"errors"`
@@ -63,7 +64,10 @@ func decodeResults(t *testing.T, out string) []resultJSON {
 // a test to B, B to C and C to A, in parallel. Each daemon runs the client
 // side on the script's behalf and sends its result back with the server's
 // figures; the three tests start together (the script timed the round
-// trip to each daemon and told each when to go).
+// trip to each daemon and told each when to go): on the machine's one
+// clock each began before every other one ended. (How closely the starts
+// agree, a few ms on an idle machine, is up to how fast each daemon is
+// woken.)
 func TestMeshInNamespaces(t *testing.T) {
 	s := netns.New(t, "mesh-s")
 	hosts := []*netns.NS{netns.New(t, "mesh-a"), netns.New(t, "mesh-b"), netns.New(t, "mesh-c")}
@@ -105,23 +109,27 @@ func TestMeshInNamespaces(t *testing.T) {
 			t.Errorf("test %d: the server saw %v, want %s", i, r.Remote.Peers, from[i])
 		}
 	}
-	// One clock (the namespaces share the machine's): the starts agree.
+	// One clock (the namespaces share the machine's): the tests ran at
+	// one time.
 	lo, hi := rs[0].Start, rs[0].Start
-	for _, r := range rs {
+	for i, r := range rs {
 		lo, hi = min(lo, r.Start), max(hi, r.Start)
+		for j, o := range rs {
+			if r.Start >= o.Start+o.Elapsed {
+				t.Errorf("test %d started %v after test %d ended", i, time.Duration((r.Start-o.Start-o.Elapsed)*1e9), j)
+			}
+		}
 	}
-	spread := time.Duration((hi - lo) * 1e9)
-	t.Logf("the three daemons started within %v", spread)
-	if spread > 5*time.Millisecond {
-		t.Errorf("the daemons started %v apart", spread)
-	}
+	t.Logf("the three daemons started within %v", time.Duration((hi-lo)*1e9))
 }
 
 // TestManySourcesInNamespaces: the seed experiment. Sixteen addresses on
 // the client's host, one tcp_crr of sixteen flows each bound to its own
 // address (-L 192.168.1.$i) against the server's fixed data port
 // (-P ,12345), request 128 and response 4096; the server saw every one of
-// the sixteen sources.
+// the sixteen sources. Each flow runs 20 transactions (a count, where the
+// seed ran for a time), so every flow must connect however a loaded
+// machine schedules them.
 func TestManySourcesInNamespaces(t *testing.T) {
 	cli, srv := netns.New(t, "src-cli"), netns.New(t, "src-srv")
 	v := netns.Link(t, cli, srv, "198.18.5.1/24", "198.18.5.100/24")
@@ -135,7 +143,7 @@ func TestManySourcesInNamespaces(t *testing.T) {
 	serveIn(t, srv, "198.18.5.100:12866")
 	list, _ := json.Marshal(srcs)
 	out, _ := clientIn(t, cli, fmt.Sprintf(`r = tcp_crr(host="198.18.5.100", data_port=12345, request=128, response=4096,
-    duration=1, flows=16, local=%s)
+    transactions=20, flows=16, local=%s)
 print(json.encode([r.to_dict()]))`, list))
 	r := decodeResults(t, out)[0]
 	peers := append([]string(nil), r.Remote.Peers...)
@@ -147,7 +155,7 @@ print(json.encode([r.to_dict()]))`, list))
 	}
 	var sum uint64
 	for i, f := range r.Flows {
-		if f.LocalAddress != srcs[i] || f.Transactions == 0 {
+		if f.LocalAddress != srcs[i] || f.Transactions != 20 {
 			t.Errorf("flow %d: from %s, %d transactions", i, f.LocalAddress, f.Transactions)
 		}
 		sum += f.Connects
