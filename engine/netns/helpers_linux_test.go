@@ -129,10 +129,11 @@ func gone(pid int) bool {
 	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
 }
 
-// waitGone waits up to 5 s for process pid to go.
+// waitGone waits up to 20 s (a loaded machine may be slow to reap) for
+// process pid to go.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !gone(pid); {
+	for deadline := time.Now().Add(20 * time.Second); !gone(pid); {
 		if time.Now().After(deadline) {
 			t.Fatalf("process %d is still running", pid)
 		}

@@ -13,10 +13,11 @@ import (
 	"time"
 )
 
-// waitOutput waits up to 5 s for p's output to contain every one of want.
+// waitOutput waits up to 20 s (a loaded machine may be slow to start p)
+// for p's output to contain every one of want.
 func waitOutput(t testing.TB, p *Proc, want ...string) string {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		out := p.Output()
 		if !slices.ContainsFunc(want, func(w string) bool { return !strings.Contains(out, w) }) {
 			return out
@@ -68,7 +69,7 @@ func TestStart(t *testing.T) {
 	q := ns.Start(t, "true")
 	select {
 	case <-q.Done():
-	case <-time.After(5 * time.Second):
+	case <-time.After(20 * time.Second):
 		t.Fatal("true did not exit")
 	}
 	if q.Err() != nil {
@@ -252,7 +253,7 @@ func TestSweepStale(t *testing.T) {
 	}
 	// Wait until ip has switched to the namespace and exec'd sleep.
 	want := fmt.Sprintf("net:[%d]", ino)
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
 		link, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/net", inside.Process.Pid))
 		if link == want {
 			break
