@@ -97,7 +97,7 @@ func serve(args []string) int {
 		}
 		if !*quiet {
 			fmt.Fprintf(os.Stderr, "netscript serve: standing %s endpoint on %s (no control connection: use control=False, data_port=%d)\n",
-				cfg.Workload.Builtin(), addr, addr.Port())
+				cfg.Workload.Name, addr, addr.Port())
 		}
 	}
 	ch := make(chan os.Signal, 1)
@@ -124,9 +124,9 @@ func parseData(v string) (server.DataConfig, error) {
 	if !ok || where == "" {
 		return cfg, fmt.Errorf("want WORKLOAD:PORT or WORKLOAD:ADDR:PORT, e.g. tcp_rr:12345")
 	}
-	w, err := spec.ParseWorkload(strings.ToUpper(name))
+	w, err := spec.LookupWorkload(name)
 	if err != nil {
-		return cfg, fmt.Errorf("unknown workload %q (tcp_rr, tcp_crr, udp_rr, tcp_stream, tcp_maerts, udp_stream)", name)
+		return cfg, fmt.Errorf("unknown workload %q (%s)", name, strings.Join(spec.WorkloadNames(), ", "))
 	}
 	cfg.Workload = w
 	if port, err := strconv.Atoi(where); err == nil {

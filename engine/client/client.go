@@ -110,7 +110,7 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 		// Before the server is asked for anything: the flows must fit in
 		// this process's descriptors.
 		if err := workload.NeedFDs(n, fmt.Sprintf("%d flows", n)); err != nil {
-			return nil, &spec.OptionError{Option: "flows", Msg: err.Error()}
+			return nil, &spec.OptionError{Option: "flows", Err: err}
 		}
 	}
 	if s.NoControl {
@@ -118,7 +118,7 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	}
 	ctrlAddr, err := sock.Resolve(ctx, s.Host, s.Port, s.Family)
 	if err != nil {
-		return nil, &spec.OptionError{Option: "host", Msg: err.Error()}
+		return nil, &spec.OptionError{Option: "host", Err: err}
 	}
 	pc, key, err := dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
 	if err != nil {
@@ -216,14 +216,12 @@ func SetupFor(s *spec.Spec) proto.Setup {
 		m.DataPorts, m.DataPort = s.DataPorts, 0
 	}
 	m.Sources = s.Sources()
-	if !s.Workload.RR() {
-		m.Request, m.Response = 0, 0
-	}
-	switch s.Workload {
-	case spec.TCPMaerts: // the server sends
-		m.SendSize, m.Bytes, m.Rate = s.SendSize, s.Bytes, s.Rate
-	case spec.TCPStream, spec.UDPStream: // the server receives
-		m.RecvSize = s.RecvSize
+	if k := s.Workload; k.Bulk {
+		if k.ServerSends {
+			m.SendSize, m.Bytes, m.Rate = s.SendSize, s.Bytes, s.Rate
+		} else {
+			m.RecvSize = s.RecvSize
+		}
 	}
 	return m
 }
@@ -273,10 +271,10 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		r.figures(res, w)
 		return res, &TestError{Err: err, Partial: res}
 	}
-	if w.kind == spec.TCPMaerts {
+	if w.kind.ServerSends {
 		// The server stops sending on Stop and closes; what it sent after
 		// the interval is read here, so the two ends' counts add up.
-		res.Drained = w.drainMaerts(drainTimeout)
+		res.Drained = w.drainAfterStop(drainTimeout)
 	}
 	var m message
 	select {
@@ -305,7 +303,7 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	r.addRemote(res, &rr)
 	r.figures(res, w)
 	if testErr != nil {
-		return res, &TestError{Err: fmt.Errorf("%s: %w", r.spec.Workload.Builtin(), testErr), Partial: res}
+		return res, &TestError{Err: fmt.Errorf("%s: %w", r.spec.Workload.Name, testErr), Partial: res}
 	}
 	if ctx.Err() != nil {
 		return res, &TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}
@@ -339,7 +337,7 @@ func setupError(err error) error {
 	if errors.As(err, &re) {
 		for _, opt := range []string{"remote_cpu", "remote_send_buffer", "remote_recv_buffer"} {
 			if msg, ok := strings.CutPrefix(re.Message, opt+": "); ok {
-				return &spec.OptionError{Option: opt, Msg: "server: " + msg}
+				return spec.Bad(opt, "server: %s", msg)
 			}
 		}
 	}
@@ -355,7 +353,7 @@ func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 ti
 	var lives []*workload.Live
 	var ivs []*workload.Interim
 	for _, f := range w.flows {
-		l := f.loop()
+		l := f.base()
 		if l == nil {
 			// A multiplexed flow: it publishes its counts for the
 			// progress display (interim samples keep flows on threads).

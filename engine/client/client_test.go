@@ -32,7 +32,7 @@ func startServer(t *testing.T, th *workload.Threads) netip.AddrPort {
 func TestCancel(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR} {
 		s := spec.Default(w)
 		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
 		s.Duration = 30 * time.Second
@@ -66,7 +66,7 @@ func TestProgress(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
 	for _, tc := range []struct {
-		w     spec.Workload
+		w     *spec.Workload
 		flows int
 	}{
 		{spec.TCPRR, 1},
@@ -116,7 +116,7 @@ func TestProgress(t *testing.T) {
 func TestCancelStreams(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
-	for _, w := range []spec.Workload{spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
+	for _, w := range []*spec.Workload{spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
 		s := spec.Default(w)
 		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
 		s.Duration = 30 * time.Second

@@ -40,15 +40,15 @@ func RunRemote(ctx context.Context, s spec.Spec, opt Options) (*result.Result, e
 	}
 	host, port, err := splitHostPort(s.Client)
 	if err != nil {
-		return nil, &spec.OptionError{Option: "client", Msg: err.Error()}
+		return nil, &spec.OptionError{Option: "client", Err: err}
 	}
 	ctrl, err := sock.Resolve(ctx, host, port, sock.Auto)
 	if err != nil {
-		return nil, &spec.OptionError{Option: "client", Msg: err.Error()}
+		return nil, &spec.OptionError{Option: "client", Err: err}
 	}
 	pc, _, err := dial(ctx, ctrl, s.ConnectTimeout, opt.Token)
 	if err != nil {
-		return nil, &spec.OptionError{Option: "client", Msg: err.Error()}
+		return nil, &spec.OptionError{Option: "client", Err: err}
 	}
 	defer pc.Close()
 	name := ctrl.String()
@@ -86,7 +86,7 @@ func RunRemote(ctx context.Context, s spec.Spec, opt Options) (*result.Result, e
 	defer stopOnCancel()
 	wait := time.Duration(0) // a test that ends by count has no bound
 	if s.Duration > 0 {
-		wait = delay + s.Duration + 2*controlTimeout + streamDrain
+		wait = delay + s.Duration + 2*controlTimeout + spec.StreamDrain
 	}
 	var cr proto.ClientResult
 	if err := pc.Expect(proto.TypeClientResult, &cr, wait); err != nil {

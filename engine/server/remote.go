@@ -52,7 +52,7 @@ func (s *Server) runClient(pc *proto.Conn, peer string, payload []byte) {
 		if err == nil {
 			err = errors.New("the test produced no result")
 		}
-		g.send(func() { s.refuse(pc, peer, fmt.Errorf("%s: %w", sp.Workload.Builtin(), err)) })
+		g.send(func() { s.refuse(pc, peer, fmt.Errorf("%s: %w", sp.Workload.Name, err)) })
 		return
 	}
 	var te *client.TestError
@@ -93,7 +93,7 @@ func (s *Server) checkRemote(sp *spec.Spec) error {
 	// CPU).
 	local := client.SetupFor(sp)
 	local.SendBuffer, local.RecvBuffer = sp.SendBuffer, sp.RecvBuffer
-	if !sp.Workload.RR() {
+	if sp.Workload.Bulk {
 		local.SendSize, local.RecvSize = sp.SendSize, sp.RecvSize
 	}
 	local.DataPort, local.DataPorts, local.CPU = 0, nil, nil

@@ -101,7 +101,7 @@ func TestStreamCountsAtBothEnds(t *testing.T) {
 // client's socket and the server's (Linux doubles what was asked for).
 func TestGrantedBuffers(t *testing.T) {
 	ap, th := start(t)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream} {
 		s := spec.Default(w)
 		s.Duration = 100 * time.Millisecond
 		s.SendBuffer, s.RecvBuffer, s.RemoteSendBuffer, s.RemoteRecvBuffer = 20000, 30000, 40000, 50000
@@ -126,7 +126,7 @@ func TestGrantedBuffers(t *testing.T) {
 // per KB.
 func TestCPUFigures(t *testing.T) {
 	ap, th := start(t)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPStream} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPStream} {
 		s := spec.Default(w)
 		s.Duration, s.CPUUtil = 500*time.Millisecond, true
 		r := runTest(t, ap, th, s)
@@ -177,7 +177,7 @@ func TestAffinity(t *testing.T) {
 	}
 	ap, th := start(t)
 	zero, one := 0, 1
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPStream, spec.TCPMaerts} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPStream, spec.TCPMaerts} {
 		s := spec.Default(w)
 		s.Duration, s.CPU, s.RemoteCPU = 100*time.Millisecond, &one, &zero
 		c := runTest(t, ap, th, s).Config
@@ -201,7 +201,7 @@ func TestAffinity(t *testing.T) {
 func TestRate(t *testing.T) {
 	ap, th := start(t)
 	cases := []struct {
-		w    spec.Workload
+		w    *spec.Workload
 		rate float64
 		got  func(r *result.Result) float64
 	}{
@@ -235,7 +235,7 @@ func TestRate(t *testing.T) {
 // samples, and they add up to the whole.
 func TestInterimResults(t *testing.T) {
 	ap, th := start(t)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
 		s := spec.Default(w)
 		s.Duration, s.Interval = time.Second, 200*time.Millisecond
 		var live []client.Interim
@@ -275,7 +275,7 @@ func TestStandingEndpoints(t *testing.T) {
 	th := &workload.Threads{}
 	srv := server.New(server.Config{Version: "test", Threads: th})
 	t.Cleanup(func() { srv.Close() })
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
+	for _, w := range spec.Workloads() {
 		ap, err := srv.Data(server.DataConfig{Workload: w, Addr: netip.MustParseAddrPort("127.0.0.1:0"), Request: 32, Response: 64})
 		if err != nil {
 			t.Fatal(err)

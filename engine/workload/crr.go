@@ -297,8 +297,7 @@ type CRRServer struct {
 	// connections per second). Once per batch, so it costs nothing per
 	// connection.
 	Check  func() error
-	Counts ServerCounts
-	Err    error
+	ServerOutcome
 
 	rbuf []byte
 	resp []byte
