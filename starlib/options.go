@@ -87,8 +87,8 @@ var options = []option{
 			return
 		}},
 	{"flows", "1", fmt.Sprintf("this many connections (UDP: flows) in one test, set up first, started at one instant and "+
-		"measured over the same window, as N netperfs started together (up to %d for tcp_rr and tcp_crr, %d for the others); "+
-		"transactions, bytes and rate then apply to each flow; result.flows has each flow's figures", spec.MaxFlows, spec.MaxThreadFlows),
+		"measured over the same window, as N netperfs started together (up to %d for %s, %d for the others); "+
+		"transactions, bytes and rate then apply to each flow; result.flows has each flow's figures", spec.MaxFlows, multiplexable(), spec.MaxThreadFlows),
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.Flows, err = toInt(v, math.MinInt32, math.MaxInt32)
 			return
@@ -228,6 +228,17 @@ func toCPU(v starlark.Value, p **int) error {
 	}
 	*p = &n
 	return nil
+}
+
+// multiplexable names the workloads whose many flows share epoll threads.
+func multiplexable() string {
+	var names []string
+	for _, w := range spec.Workloads() {
+		if w.Mux != nil {
+			names = append(names, w.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // optionsFor lists the options workload w takes.

@@ -32,7 +32,7 @@ func TestRunClientLimits(t *testing.T) {
 		{"request", func(s *spec.Spec) { s.Request = 4096 }, "request size 4096 bytes exceeds this server's limit of 1024 bytes (netscript serve --max-message)"},
 		{"response", func(s *spec.Spec) { s.Response = 2048 }, "response size 2048 bytes exceeds"},
 		{"send buffer", func(s *spec.Spec) { s.SendBuffer = 4 << 20 }, "send buffer 4194304 bytes exceeds this server's limit of 1048576 bytes (netscript serve --max-buffer)"},
-		{"stream send size", func(s *spec.Spec) { s.Workload, s.SendSize = spec.TCPStream, 1<<16 }, "send size 65536 bytes exceeds"},
+		{"stream send size", func(s *spec.Spec) { *s = spec.Default(spec.TCPStream); s.SendSize = 1 << 16 }, "send size 65536 bytes exceeds"},
 		{"duration", func(s *spec.Spec) { s.Duration = 2 * time.Hour }, "--max-duration"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

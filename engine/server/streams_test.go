@@ -276,13 +276,17 @@ func TestStandingEndpoints(t *testing.T) {
 	srv := server.New(server.Config{Version: "test", Threads: th})
 	t.Cleanup(func() { srv.Close() })
 	for _, w := range spec.Workloads() {
-		ap, err := srv.Data(server.DataConfig{Workload: w, Addr: netip.MustParseAddrPort("127.0.0.1:0"), Request: 32, Response: 64})
+		cfg := server.DataConfig{Workload: w, Addr: netip.MustParseAddrPort("127.0.0.1:0")}
+		if w.Messages {
+			cfg.Request, cfg.Response = 32, 64
+		}
+		ap, err := srv.Data(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := spec.Default(w)
 		s.Host, s.DataPort, s.NoControl, s.Duration = "127.0.0.1", int(ap.Port()), true, 200*time.Millisecond
-		if w.RR() {
+		if w.Messages {
 			s.Request, s.Response = 32, 64
 		}
 		if w == spec.TCPCRR {

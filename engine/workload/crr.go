@@ -308,7 +308,7 @@ type CRRServer struct {
 // Prepare allocates the loop's buffers.
 func (s *CRRServer) Prepare() {
 	s.rbuf = make([]byte, clampBuf(s.Request, 1))
-	s.resp = make([]byte, clampBuf(s.Response, 1))
+	s.resp = make([]byte, s.Response) // TCP_CC: none
 }
 
 // Run serves connections until Stop is set.
