@@ -82,4 +82,3 @@ func timeWaits(t *testing.T, port int) (local, remote int) {
 	}
 	return local, remote
 }
-

@@ -296,7 +296,7 @@ type CRRServer struct {
 	// from it ends the loop with that error (the daemon's bound on
 	// connections per second). Once per batch, so it costs nothing per
 	// connection.
-	Check  func() error
+	Check func() error
 	ServerOutcome
 
 	rbuf []byte
