@@ -64,7 +64,7 @@ func TestFloor(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the floor server never answered: %v", err)
 	}
-	for _, mode := range []string{"rr", "udprr", "crr", "stream", "rr", "stream", "crr", "udprr", "rr"} {
+	for _, mode := range []string{"rr", "udprr", "crr", "stream", "cc", "rr", "stream", "crr", "cc", "udprr", "rr"} {
 		rate, err := run(mode, 100*time.Millisecond)
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
@@ -95,6 +95,8 @@ func TestFloorUsage(t *testing.T) {
 		{[]string{"serve", "x"}, 2},
 		{[]string{"rr", "127.0.0.1", strconv.Itoa(freePort()), "1"}, 1},
 		{[]string{"crr", "127.0.0.1", strconv.Itoa(freePort() - 2), "1"}, 1},
+		{[]string{"cc", "127.0.0.1", strconv.Itoa(freePort() - 3), "1"}, 1},
+		{[]string{"serve", "65533"}, 2}, // PORT+3 would not be a port
 	} {
 		if got := runFloor(tc.args); got != tc.want {
 			t.Errorf("runFloor(%q) = %d, want %d", tc.args, got, tc.want)
