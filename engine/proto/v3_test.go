@@ -19,7 +19,7 @@ import (
 var v3Dir = filepath.Join("testdata", "v3")
 
 // recorded reads testdata/v3/<Type>.<case>.json and returns its type.
-func recorded(t *testing.T, name string) (Type, []byte) {
+func recorded(t testing.TB, name string) (Type, []byte) {
 	t.Helper()
 	p, err := os.ReadFile(filepath.Join(v3Dir, name+".json"))
 	if err != nil {
@@ -33,6 +33,28 @@ func recorded(t *testing.T, name string) (Type, []byte) {
 	}
 	t.Fatalf("%s: no message type %q", name, tn)
 	return 0, nil
+}
+
+// recording names one file of testdata/v3.
+type recording struct {
+	typ  Type
+	name string // "Setup.minimal"
+}
+
+// recordings reads every file of testdata/v3 (the fuzz targets' seeds).
+func recordings(tb testing.TB) map[recording][]byte {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(v3Dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no recordings in %s: %v", v3Dir, err)
+	}
+	out := map[recording][]byte{}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		typ, p := recorded(tb, name)
+		out[recording{typ, name}] = p
+	}
+	return out
 }
 
 func ip(n int) *int { return &n }
