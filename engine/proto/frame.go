@@ -11,7 +11,9 @@ import (
 )
 
 // Version is the protocol version this build speaks. Version 3 added the
-// Challenge that opens every conversation and the token exchange.
+// Challenge that opens every conversation and the token exchange. A change
+// to the wire schema (doc.go) is a new version: bump it and say here what
+// changed and why.
 const Version = 3
 
 // Magic opens every control connection in both directions.

@@ -150,8 +150,10 @@ func TestRecordedV3(t *testing.T) {
 			want(t, *m, Setup{Test: "UDP_STREAM", SendBuffer: 98304, RecvBuffer: 196608, RecvSize: 65507,
 				DurationNs: 3e8, Brand: "v3-udp_stream", CPUUtil: true, CPU: ip(1), Flows: 2, Sources: []string{"127.0.0.1"}})
 		},
-		"Setup.minimal":       func(t *testing.T, m *Setup) { want(t, *m, Setup{Test: "TCP_RR"}) },
-		"Setup.open":          func(t *testing.T, m *Setup) { want(t, *m, Setup{Test: "TCP_RR", Request: 1, Response: 1, DurationNs: 1e8}) },
+		"Setup.minimal": func(t *testing.T, m *Setup) { want(t, *m, Setup{Test: "TCP_RR"}) },
+		"Setup.open": func(t *testing.T, m *Setup) {
+			want(t, *m, Setup{Test: "TCP_RR", Request: 1, Response: 1, DurationNs: 1e8})
+		},
 		"Setup.setup_refused": func(t *testing.T, m *Setup) { want(t, m.DataPort, 80) },
 		"Setup.data_ports": func(t *testing.T, m *Setup) {
 			want(t, *m, Setup{Test: "TCP_CRR", Request: 1, Response: 1, Transactions: 5000, Flows: 3,
