@@ -56,11 +56,7 @@ func RunRemote(ctx context.Context, s spec.Spec, opt Options) (*result.Result, e
 
 	fwd := s
 	fwd.Client = ""
-	js, err := json.Marshal(fwd)
-	if err != nil {
-		return nil, err
-	}
-	if err := pc.Send(proto.TypeRunClient, proto.RunClient{Spec: js}, controlTimeout); err != nil {
+	if err := pc.Send(proto.TypeRunClient, proto.RunClient{Test: proto.TestSpecFrom(&fwd)}, controlTimeout); err != nil {
 		return nil, fail(err)
 	}
 	// The daemon connects its flows to the server before it is ready.

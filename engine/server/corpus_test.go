@@ -75,11 +75,10 @@ func TestCorpus(t *testing.T) {
 	handOn.Client = "198.18.0.2"
 	noHost.Host = ""
 	runClient := func(sp spec.Spec) []byte {
-		b, err := json.Marshal(sp)
+		p, err := json.Marshal(proto.RunClient{Test: proto.TestSpecFrom(&sp)})
 		if err != nil {
 			panic(err)
 		}
-		p, _ := json.Marshal(proto.RunClient{Spec: b})
 		return p
 	}
 	checkCorpus(t, "FuzzRunClient", map[string][]byte{

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -30,8 +29,8 @@ func (s *Server) runClient(pc *proto.Conn, peer string, payload []byte) {
 		s.refuse(pc, peer, err)
 		return
 	}
-	var sp spec.Spec
-	if err := json.Unmarshal(m.Spec, &sp); err != nil {
+	sp, err := m.Test.ToSpec()
+	if err != nil {
 		s.refuse(pc, peer, fmt.Errorf("RunClient: the test: %v", err))
 		return
 	}

@@ -1,13 +1,11 @@
 package server
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
 	"netscript/engine/proto"
 	"netscript/engine/proto/prototest"
-	"netscript/engine/spec"
 	"netscript/engine/workload"
 )
 
@@ -56,8 +54,8 @@ func FuzzRunClient(f *testing.F) {
 		if proto.Decode(proto.TypeRunClient, payload, &m) != nil {
 			return
 		}
-		var sp spec.Spec
-		if json.Unmarshal(m.Spec, &sp) != nil {
+		sp, err := m.Test.ToSpec()
+		if err != nil {
 			return
 		}
 		if s.checkRemote(&sp) != nil {
