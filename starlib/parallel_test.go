@@ -9,6 +9,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/engine/agent"
 	"netscript/engine/server"
 )
 
@@ -49,7 +50,7 @@ parallel([lambda: tcp_rr(duration = 30), late, lambda: udp_rr(duration = 30)])
 func TestParallelClients(t *testing.T) {
 	var addrs []string
 	for i := 0; i < 2; i++ {
-		srv := server.New(server.Config{Version: "test"})
+		srv := server.New(server.Config{Version: "test", Agent: &agent.Agent{}})
 		a, err := srv.Listen("127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)

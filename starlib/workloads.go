@@ -5,6 +5,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/engine/agent"
 	"netscript/engine/client"
 	"netscript/engine/result"
 	"netscript/engine/spec"
@@ -36,7 +37,7 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 		// A daemon runs the client side: nothing runs here but the
 		// conversation with it.
 		opt.Progress, opt.Interim = nil, nil
-		res, err := client.RunRemote(ctxOf(th), s, opt)
+		res, err := agent.Run(ctxOf(th), s, opt)
 		env.resultMade(res, err)
 		warn(env, s.Workload, res)
 		return res, err

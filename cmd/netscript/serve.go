@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"netscript/engine/agent"
 	"netscript/engine/auth"
 	"netscript/engine/limits"
 	"netscript/engine/proto"
@@ -65,7 +66,11 @@ func serve(args []string) int {
 		logTo = io.Discard // the script reports every failure itself
 		lim = embeddedLimits(lim)
 	}
-	srv := server.New(server.Config{Version: version, Commit: commit, Threads: &workload.Threads{}, Log: logTo, Limits: lim, Token: tok})
+	th := &workload.Threads{}
+	// The daemon runs the client side of tests for scripts (client=)
+	// within its own bounds, proving the same token to their servers.
+	ag := &agent.Agent{Threads: th, Token: tok, Limits: lim}
+	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: logTo, Limits: lim, Token: tok, Agent: ag})
 	defer srv.Close()
 	if *embeddedFD >= 0 {
 		return serveEmbedded(srv, listen, *embeddedFD)

@@ -35,7 +35,8 @@ type Options struct {
 	// option) as soon as the loop has taken it, from another goroutine.
 	Interim func(Interim)
 	// Token is the secret to prove to servers that ask for one, and to ask
-	// every server to prove; if nil, $NETSCRIPT_TOKEN (auth.LoadToken).
+	// every server to prove; nil: this client has none (the front end
+	// loads it, auth.LoadToken).
 	Token auth.Token
 	// ClientName, set by a daemon that runs the client side for a script
 	// (client=), is reported as result.config.client.
@@ -66,8 +67,9 @@ func startLead(threads int) time.Duration {
 // per connection for a test of many flows.
 const maxResultsFrame = 16 << 20
 
-// controlTimeout bounds each control exchange outside the measured interval.
-const controlTimeout = 10 * time.Second
+// ControlTimeout bounds each control exchange outside the measured
+// interval.
+const ControlTimeout = 10 * time.Second
 
 // drainTimeout bounds waiting for the server to finish after the client has
 // stopped sending.
@@ -90,18 +92,18 @@ func (e *TestError) Error() string {
 
 func (e *TestError) Unwrap() error { return e.Err }
 
-// Run runs the test s against the server at s.Host:s.Port, or has the
-// daemon at s.Client run its client side (RunRemote) if s.Client is set. On
-// a failure after the test started it returns a *TestError holding the
-// partial result. Cancelling ctx stops the test within one sock.Tick; the
-// session with the server is still ended cleanly and the result covers
-// what was measured.
+// Run runs the test s against the server at s.Host:s.Port from this
+// process (a test whose client side runs on a daemon, s.Client, is
+// package agent's). On a failure after the test started it returns a
+// *TestError holding the partial result. Cancelling ctx stops the test
+// within one sock.Tick; the session with the server is still ended cleanly
+// and the result covers what was measured.
 func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	if s.Client != "" {
-		return RunRemote(ctx, s, opt)
+		return nil, spec.Bad("client", "the client side of this test runs on the daemon %s: run it with agent.Run", s.Client)
 	}
 	if opt.Threads == nil {
 		opt.Threads = &workload.Threads{}
@@ -120,7 +122,7 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	if err != nil {
 		return nil, &spec.OptionError{Option: "host", Err: err}
 	}
-	pc, key, err := dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
+	pc, key, err := Dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +134,11 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	return r.do(ctx)
 }
 
-// dial opens and handshakes the control connection, and proves tok (or
-// $NETSCRIPT_TOKEN's) to the server if it asks for a token. It returns the
-// session key of an authenticated session (nil for an open server).
-func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, []byte, error) {
+// Dial opens and handshakes the control connection to addr, and proves tok
+// to the server if it asks for a token (nil: this client has none). It
+// returns the session key of an authenticated session (nil for an open
+// server).
+func Dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, []byte, error) {
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.DialContext(ctx, "tcp", addr.String())
 	if err != nil {
@@ -158,17 +161,11 @@ func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok a
 	}
 	pc := proto.NewConn(c)
 	pc.MaxFrame = maxResultsFrame
-	if err := pc.Handshake(controlTimeout, false); err != nil {
+	if err := pc.Handshake(ControlTimeout, false); err != nil {
 		c.Close()
 		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
 	}
-	if tok == nil {
-		if tok, err = auth.LoadToken(""); err != nil {
-			c.Close()
-			return nil, nil, err
-		}
-	}
-	key, err := pc.Authenticate(tok, false, controlTimeout)
+	key, err := pc.Authenticate(tok, false, ControlTimeout)
 	if err != nil {
 		c.Close()
 		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
@@ -227,10 +224,10 @@ func SetupFor(s *spec.Spec) proto.Setup {
 }
 
 func (r *run) do(ctx context.Context) (*result.Result, error) {
-	if err := r.pc.Send(proto.TypeSetup, SetupFor(&r.spec), controlTimeout); err != nil {
+	if err := r.pc.Send(proto.TypeSetup, SetupFor(&r.spec), ControlTimeout); err != nil {
 		return nil, err
 	}
-	if err := r.pc.Expect(proto.TypeReady, &r.ready, controlTimeout); err != nil {
+	if err := r.pc.Expect(proto.TypeReady, &r.ready, ControlTimeout); err != nil {
 		return nil, setupError(err)
 	}
 	w, err := newWorker(&r.spec, r.ctrl.Addr(), r.ready.DataPort, r.tag)
@@ -243,10 +240,10 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	defer release()
 
 	// Start: the server takes its snapshot, then the loops begin.
-	if err := r.pc.Send(proto.TypeStart, proto.Start{}, controlTimeout); err != nil {
+	if err := r.pc.Send(proto.TypeStart, proto.Start{}, ControlTimeout); err != nil {
 		return nil, err
 	}
-	if err := r.pc.Expect(proto.TypeStarted, &proto.Started{}, controlTimeout); err != nil {
+	if err := r.pc.Expect(proto.TypeStarted, &proto.Started{}, ControlTimeout); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
 	t0, err := r.startTime(ctx, w)
@@ -267,7 +264,7 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		r.figures(res, w)
 		return res, &TestError{Err: ctrlErr, Partial: res}
 	}
-	if err := r.pc.Send(proto.TypeStop, proto.Stop{}, controlTimeout); err != nil {
+	if err := r.pc.Send(proto.TypeStop, proto.Stop{}, ControlTimeout); err != nil {
 		r.figures(res, w)
 		return res, &TestError{Err: err, Partial: res}
 	}
@@ -279,9 +276,9 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	var m message
 	select {
 	case m = <-msgs:
-	case <-time.After(controlTimeout):
+	case <-time.After(ControlTimeout):
 		r.figures(res, w)
-		return res, &TestError{Err: fmt.Errorf("no Results from the server within %v", controlTimeout), Partial: res}
+		return res, &TestError{Err: fmt.Errorf("no Results from the server within %v", ControlTimeout), Partial: res}
 	}
 	var rr proto.Results
 	var rerr error

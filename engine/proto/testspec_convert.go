@@ -16,7 +16,7 @@ import (
 // TestSpecFrom is the wire form of s.
 func TestSpecFrom(s *spec.Spec) TestSpec {
 	t := TestSpec{
-		Workload:         int(s.Workload), // spec's constants are the frozen codes 1-6
+		Workload:         s.Workload.Code,
 		Host:             s.Host,
 		Port:             s.Port,
 		DurationNs:       int64(s.Duration),
@@ -65,8 +65,8 @@ func (t *TestSpec) ToSpec() (spec.Spec, error) {
 	if err := t.Check(); err != nil {
 		return spec.Spec{}, err
 	}
-	w, ok := workloadOf(t.Workload)
-	if !ok {
+	w, err := spec.WorkloadByCode(t.Workload)
+	if err != nil {
 		return spec.Spec{}, &FieldError{"Workload", fmt.Sprintf("%d is not the code of a workload this netscript knows", t.Workload)}
 	}
 	s := spec.Spec{
@@ -109,15 +109,25 @@ func (t *TestSpec) ToSpec() (spec.Spec, error) {
 	if r := t.LocalPortRange; r != nil {
 		s.LocalPortRange = &spec.PortRange{Lo: r.Lo, Hi: r.Hi}
 	}
+	legacyDefaults(&s)
 	return s, nil
 }
 
-// workloadOf is the workload of wire code c, if spec knows one by that
-// code (spec's constants are the codes; its names say which exist).
-func workloadOf(c int) (spec.Workload, bool) {
-	w := spec.Workload(c)
-	got, err := spec.ParseWorkload(w.String())
-	return w, err == nil && got == w
+// legacyDefaults clears what the senders of the release before the
+// workload registry put in every test as its defaults (one-byte requests
+// and responses, UDP_RR's loss timeout) from a test whose workload does
+// not take them, so a test they send reads as the same test.
+func legacyDefaults(s *spec.Spec) {
+	w := s.Workload
+	if !w.Accepts(spec.OptRequest) && s.Request == 1 {
+		s.Request = 0
+	}
+	if !w.Accepts(spec.OptResponse) && s.Response == 1 {
+		s.Response = 0
+	}
+	if !w.Accepts(spec.OptTimeout) && s.Timeout == spec.DefaultUDPTimeout {
+		s.Timeout = 0
+	}
 }
 
 // familyCode is f's wire code. A family sock does not know keeps its

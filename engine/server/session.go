@@ -73,11 +73,13 @@ func (s *Server) session(c net.Conn) {
 	}
 	defer release()
 	admitted()
-	switch typ {
-	case proto.TypeSetup:
+	switch {
+	case typ == proto.TypeSetup:
 		s.runTest(pc, peer, payload, guard{key: key, client: clientAddr.Unmap()})
-	case proto.TypeRunClient: // the client side of a test, for a script (remote.go)
-		s.runClient(pc, peer, payload)
+	case typ == proto.TypeRunClient && s.cfg.Agent != nil: // the client side of a test, for a script
+		s.cfg.Agent.ServeClient(s.ctx, &Session{Conn: pc, Peer: peer, srv: s}, payload)
+	case typ == proto.TypeRunClient:
+		s.refuse(pc, peer, errors.New("this server does not run the client side of tests for scripts (client=)"))
 	default:
 		s.refuse(pc, peer, &proto.UnexpectedError{Want: proto.TypeSetup, Got: typ})
 	}
@@ -92,7 +94,7 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 		s.refuse(pc, peer, err)
 		return
 	}
-	w, err := checkSetup(&s.lim, &setup)
+	w, err := CheckSetup(&s.lim, &setup)
 	if err != nil {
 		s.refuse(pc, peer, err)
 		return
@@ -187,6 +189,29 @@ func (s *Server) watchLimits(t *test, c net.Conn) func() error {
 	}
 }
 
+// ClientAgent runs the client side of a test for a script (its client=
+// option) on this daemon: the server hands it every control connection
+// whose first request is RunClient, once the connection is admitted.
+// Package agent has one; without one such a request is refused.
+type ClientAgent interface {
+	ServeClient(ctx context.Context, sess *Session, payload []byte)
+}
+
+// Session is an admitted control connection, as a ClientAgent is given it.
+type Session struct {
+	Conn *proto.Conn
+	Peer string // the client's address, for the log
+	srv  *Server
+}
+
+// Refuse tells the peer why the session cannot go on, and logs it.
+func (s *Session) Refuse(err error) { s.srv.refuse(s.Conn, s.Peer, err) }
+
+// Logf writes a line about the session to the server's log.
+func (s *Session) Logf(format string, args ...any) {
+	s.srv.log.Printf("%s: %s", s.Peer, fmt.Sprintf(format, args...))
+}
+
 // refuse sends the reason a session cannot go on and logs it.
 func (s *Server) refuse(pc *proto.Conn, peer string, err error) {
 	s.log.Printf("%s: %v", peer, err)
@@ -197,11 +222,12 @@ func (s *Server) refuse(pc *proto.Conn, peer string, err error) {
 	pc.Send(proto.TypeError, proto.Error{Message: err.Error()}, time.Second)
 }
 
-// checkSetup validates a Setup message from an untrusted client. A value
-// no server could serve (a negative size, a datagram larger than UDP
-// carries) is out of range; one within that but beyond the operator's
-// bound is a *limits.Exceeded that names the serve flag to change.
-func checkSetup(l *limits.Limits, m *proto.Setup) (*spec.Workload, error) {
+// CheckSetup validates a Setup message from an untrusted client and
+// returns its workload. A value no server could serve (a negative size, a
+// datagram larger than UDP carries) is out of range; one within that but
+// beyond the operator's bound is a *limits.Exceeded that names the serve
+// flag to change.
+func CheckSetup(l *limits.Limits, m *proto.Setup) (*spec.Workload, error) {
 	w, err := spec.LookupWorkload(m.Test)
 	if err != nil || w.Netperf != m.Test {
 		return nil, fmt.Errorf("unknown test %q", m.Test)

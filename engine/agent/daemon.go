@@ -1,4 +1,4 @@
-package server
+package agent
 
 import (
 	"context"
@@ -7,76 +7,108 @@ import (
 	"sync"
 	"time"
 
+	"netscript/engine/auth"
 	"netscript/engine/client"
+	"netscript/engine/limits"
 	"netscript/engine/proto"
+	"netscript/engine/server"
 	"netscript/engine/spec"
+	"netscript/engine/workload"
 )
+
+// Agent is a daemon's side of client=: it runs the client side of the
+// tests scripts ask it to run, within the daemon's bounds. Give it to
+// server.Config.Agent.
+type Agent struct {
+	// Threads is the daemon's accounting of data-path threads.
+	Threads *workload.Threads
+	// Token, if set, is proved to the servers the tests go to: a mesh of
+	// daemons shares one token.
+	Token auth.Token
+	// Limits bound the tests it runs, as the daemon's bound the tests it
+	// serves; limits.Default() if zero.
+	Limits limits.Limits
+}
+
+var _ server.ClientAgent = (*Agent)(nil)
 
 // goWait bounds how long a daemon that has set up a script's test waits
 // for the script's Go (the script may be waiting for tests in other
 // branches of a parallel() to be ready).
 const goWait = 60 * time.Second
 
-// runClient runs the client side of a test for a script (the script's
-// client= option): the test is set up toward the server the spec names,
-// the daemon answers ClientReady, echoes the script's Sync messages,
-// starts when Go says, and sends the whole result back, histograms
-// included. A Stop from the script, or its connection closing, ends the
-// test early; what was measured still goes back.
-func (s *Server) runClient(pc *proto.Conn, peer string, payload []byte) {
+// limits returns the bounds the agent applies.
+func (a *Agent) limits() *limits.Limits {
+	if a.Limits == (limits.Limits{}) {
+		l := limits.Default()
+		return &l
+	}
+	return &a.Limits
+}
+
+// ServeClient runs the client side of a test for a script (the script's
+// client= option), whose RunClient payload has arrived on sess: the test
+// is set up toward the server the spec names, the daemon answers
+// ClientReady, echoes the script's Sync messages, starts when Go says,
+// and sends the whole result back, histograms included. A Stop from the
+// script, or its connection closing, ends the test early; what was
+// measured still goes back.
+func (a *Agent) ServeClient(ctx context.Context, sess *server.Session, payload []byte) {
 	var m proto.RunClient
 	if err := proto.Decode(proto.TypeRunClient, payload, &m); err != nil {
-		s.refuse(pc, peer, err)
+		sess.Refuse(err)
 		return
 	}
 	sp, err := m.Test.ToSpec()
 	if err != nil {
-		s.refuse(pc, peer, fmt.Errorf("RunClient: the test: %v", err))
+		sess.Refuse(fmt.Errorf("RunClient: the test: %v", err))
 		return
 	}
-	if err := s.checkRemote(&sp); err != nil {
-		s.refuse(pc, peer, err)
+	if err := a.check(&sp); err != nil {
+		sess.Refuse(err)
 		return
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
+	pc := sess.Conn
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g := &remoteGate{pc: pc, goCh: make(chan time.Duration, 1), failed: make(chan error, 1), cancel: cancel}
 	go g.read()
-	opt := client.Options{Threads: s.cfg.Threads, Gate: g, ClientName: pc.Net().LocalAddr().String()}
-	if s.cfg.Token != nil {
-		opt.Token = s.cfg.Token // a mesh of daemons shares one token
+	threads := a.Threads
+	if threads == nil {
+		threads = &workload.Threads{}
 	}
+	opt := client.Options{Threads: threads, Gate: g, ClientName: pc.Net().LocalAddr().String(), Token: a.Token}
 	res, err := client.Run(ctx, sp, opt)
 	if res == nil {
 		if err == nil {
 			err = errors.New("the test produced no result")
 		}
-		g.send(func() { s.refuse(pc, peer, fmt.Errorf("%s: %w", sp.Workload.Name, err)) })
+		g.send(func() { sess.Refuse(fmt.Errorf("%s: %w", sp.Workload.Name, err)) })
 		return
 	}
 	var te *client.TestError
 	if errors.As(err, &te) {
 		err = te.Err
 	}
-	cr, eerr := client.EncodeResult(res, err)
+	cr, eerr := EncodeResult(res, err)
 	if eerr != nil {
-		g.send(func() { s.refuse(pc, peer, eerr) })
+		g.send(func() { sess.Refuse(eerr) })
 		return
 	}
 	g.send(func() {
-		if err := pc.Send(proto.TypeClientResult, cr, s.lim.HandshakeTimeout); err != nil {
-			s.log.Printf("%s: %v", peer, err)
+		if err := pc.Send(proto.TypeClientResult, cr, a.limits().HandshakeTimeout); err != nil {
+			sess.Logf("%v", err)
 		}
 	})
 }
 
-// checkRemote checks a test a script asks this daemon to run: it must name
-// its server, not hand the client side on again, and fit the daemon's
-// bounds. The bounds are the ones a test served here must fit (serve's
+// check checks a test a script asks this daemon to run: it must name its
+// server, not hand the client side on again, and fit the daemon's bounds.
+// The bounds are the ones a test served here must fit (serve's
 // --max-flows, --max-message, --max-buffer, --max-duration), applied to
 // what the client side spends on this machine: its flows, its messages and
 // its own socket buffers. The server at the other end checks the rest.
-func (s *Server) checkRemote(sp *spec.Spec) error {
+func (a *Agent) check(sp *spec.Spec) error {
 	if sp.Client != "" {
 		return errors.New("client: a daemon runs the client side itself and does not hand it on (client is set)")
 	}
@@ -96,7 +128,7 @@ func (s *Server) checkRemote(sp *spec.Spec) error {
 		local.SendSize, local.RecvSize = sp.SendSize, sp.RecvSize
 	}
 	local.DataPort, local.DataPorts, local.CPU = 0, nil, nil
-	if _, err := checkSetup(&s.lim, &local); err != nil {
+	if _, err := server.CheckSetup(a.limits(), &local); err != nil {
 		return fmt.Errorf("client: this daemon will not run the test: %w", err)
 	}
 	return nil

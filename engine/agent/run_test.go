@@ -1,17 +1,41 @@
-package client_test
+package agent_test
 
 import (
 	"context"
 	"errors"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
 
+	"netscript/engine/agent"
 	"netscript/engine/client"
+	"netscript/engine/limits"
 	"netscript/engine/result"
+	"netscript/engine/server"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
 )
+
+// startDaemon is a daemon on loopback that also runs the client side of
+// tests for scripts, within lim (the defaults if zero).
+func startDaemon(t *testing.T, th *workload.Threads, lim limits.Limits) netip.AddrPort {
+	t.Helper()
+	srv := server.New(server.Config{Version: "test", Threads: th, Limits: lim, Agent: &agent.Agent{Threads: th, Limits: lim}})
+	a, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return netip.MustParseAddrPort(a.String())
+}
+
+// specFor is a test of w against the server at ap.
+func specFor(w *spec.Workload, ap netip.AddrPort) spec.Spec {
+	s := spec.Default(w)
+	s.Host, s.Port = ap.Addr().String(), int(ap.Port())
+	return s
+}
 
 // TestRemoteClient: a daemon runs the client side toward another server
 // and sends the whole result back, histograms included, so results
@@ -19,11 +43,11 @@ import (
 // measured.
 func TestRemoteClient(t *testing.T) {
 	th := &workload.Threads{}
-	a, b := startServer(t, th), startServer(t, th)
+	a, b := startDaemon(t, th, limits.Limits{}), startDaemon(t, th, limits.Limits{})
 	s := specFor(spec.TCPRR, b)
 	s.Client = a.String()
 	s.Flows, s.Transactions, s.Duration = 3, 300, 0
-	res, err := client.RunRemote(context.Background(), s, client.Options{Threads: th})
+	res, err := agent.Run(context.Background(), s, client.Options{Threads: th})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +73,7 @@ func TestRemoteClient(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
-	res, err = client.RunRemote(ctx, s, client.Options{Threads: th})
+	res, err = agent.Run(ctx, s, client.Options{Threads: th})
 	var te *client.TestError
 	if !errors.As(err, &te) || res == nil || res.Transactions == 0 {
 		t.Fatalf("cancelled: %v, %+v", err, res)
@@ -64,7 +88,7 @@ func TestRemoteClient(t *testing.T) {
 // daemon and the cause.
 func TestRemoteClientBad(t *testing.T) {
 	th := &workload.Threads{}
-	a, b := startServer(t, th), startServer(t, th)
+	a, b := startDaemon(t, th, limits.Limits{}), startDaemon(t, th, limits.Limits{})
 	for _, c := range []struct {
 		name string
 		set  func(s *spec.Spec)
@@ -79,7 +103,7 @@ func TestRemoteClientBad(t *testing.T) {
 		s := specFor(spec.TCPRR, b)
 		s.Client, s.Duration = a.String(), 100*time.Millisecond
 		c.set(&s)
-		_, err := client.RunRemote(context.Background(), s, client.Options{Threads: th})
+		_, err := agent.Run(context.Background(), s, client.Options{Threads: th})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}

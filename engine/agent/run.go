@@ -1,4 +1,10 @@
-package client
+// Package agent runs a test's client side on a daemon for a script (the
+// client= option): Run is the script's side, which asks the daemon at
+// spec.Client to run the test toward spec.Host and brings the result back;
+// Agent is the daemon's side, which runs it there. Between them go the
+// control protocol's RunClient, ClientReady, Sync, Go, Stop and
+// ClientResult (package proto).
+package agent
 
 import (
 	"context"
@@ -9,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"netscript/engine/client"
 	"netscript/engine/hist"
 	"netscript/engine/proto"
 	"netscript/engine/result"
@@ -25,8 +32,7 @@ const syncRounds = 5
 // threads to wake.
 const remoteLead = 5 * time.Millisecond
 
-// RunRemote runs the test s with its client side on the `netscript serve`
-// daemon at s.Client, toward the server at s.Host as that daemon reaches
+// Run runs the test s with its client side on the daemon at s.Client, toward the server at s.Host as that daemon reaches
 // it, and returns the daemon's result (with its histograms, so results
 // aggregate exactly). The daemon sets the test up and says so; RunRemote
 // times a few round trips to it, arrives at opt.Gate if one is set (tests
@@ -34,7 +40,7 @@ const remoteLead = 5 * time.Millisecond
 // delay that puts its start at the common instant: the instant less half
 // the round trip. Cancelling ctx stops the test on the daemon and returns
 // what it measured.
-func RunRemote(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) {
+func Run(ctx context.Context, s spec.Spec, opt client.Options) (*result.Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -46,7 +52,7 @@ func RunRemote(ctx context.Context, s spec.Spec, opt Options) (*result.Result, e
 	if err != nil {
 		return nil, &spec.OptionError{Option: "client", Err: err}
 	}
-	pc, _, err := dial(ctx, ctrl, s.ConnectTimeout, opt.Token)
+	pc, _, err := client.Dial(ctx, ctrl, s.ConnectTimeout, opt.Token)
 	if err != nil {
 		return nil, &spec.OptionError{Option: "client", Err: err}
 	}
@@ -56,11 +62,11 @@ func RunRemote(ctx context.Context, s spec.Spec, opt Options) (*result.Result, e
 
 	fwd := s
 	fwd.Client = ""
-	if err := pc.Send(proto.TypeRunClient, proto.RunClient{Test: proto.TestSpecFrom(&fwd)}, controlTimeout); err != nil {
+	if err := pc.Send(proto.TypeRunClient, proto.RunClient{Test: proto.TestSpecFrom(&fwd)}, client.ControlTimeout); err != nil {
 		return nil, fail(err)
 	}
 	// The daemon connects its flows to the server before it is ready.
-	setup := 2*controlTimeout + s.ConnectTimeout*time.Duration(min(s.FlowCount(), 4))
+	setup := 2*client.ControlTimeout + s.ConnectTimeout*time.Duration(min(s.FlowCount(), 4))
 	if err := expectCtx(ctx, pc, proto.TypeClientReady, &proto.ClientReady{}, setup); err != nil {
 		return nil, fail(remoteSetupError(err))
 	}
@@ -75,14 +81,14 @@ func RunRemote(ctx context.Context, s spec.Spec, opt Options) (*result.Result, e
 		}
 	}
 	delay := max(time.Until(t0)-rtt/2, 0)
-	if err := pc.Send(proto.TypeGo, proto.Go{DelayNs: int64(delay)}, controlTimeout); err != nil {
+	if err := pc.Send(proto.TypeGo, proto.Go{DelayNs: int64(delay)}, client.ControlTimeout); err != nil {
 		return nil, fail(err)
 	}
 	stopOnCancel := context.AfterFunc(ctx, func() { pc.Send(proto.TypeStop, proto.Stop{}, time.Second) })
 	defer stopOnCancel()
 	wait := time.Duration(0) // a test that ends by count has no bound
 	if s.Duration > 0 {
-		wait = delay + s.Duration + 2*controlTimeout + spec.StreamDrain
+		wait = delay + s.Duration + 2*client.ControlTimeout + spec.StreamDrain
 	}
 	var cr proto.ClientResult
 	if err := pc.Expect(proto.TypeClientResult, &cr, wait); err != nil {
@@ -94,10 +100,10 @@ func RunRemote(ctx context.Context, s spec.Spec, opt Options) (*result.Result, e
 	}
 	res.Config.Client = name
 	if cr.Error != "" {
-		return res, &TestError{Err: fail(errors.New(cr.Error)), Partial: res}
+		return res, &client.TestError{Err: fail(errors.New(cr.Error)), Partial: res}
 	}
 	if ctx.Err() != nil {
-		return res, &TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}
+		return res, &client.TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}
 	}
 	return res, nil
 }
@@ -144,11 +150,11 @@ func measureRTT(pc *proto.Conn) (time.Duration, error) {
 	best := time.Duration(1<<63 - 1)
 	for i := 0; i < syncRounds; i++ {
 		t := time.Now()
-		if err := pc.Send(proto.TypeSync, proto.Sync{Seq: i}, controlTimeout); err != nil {
+		if err := pc.Send(proto.TypeSync, proto.Sync{Seq: i}, client.ControlTimeout); err != nil {
 			return 0, err
 		}
 		var m proto.Sync
-		if err := pc.Expect(proto.TypeSync, &m, controlTimeout); err != nil {
+		if err := pc.Expect(proto.TypeSync, &m, client.ControlTimeout); err != nil {
 			return 0, err
 		}
 		if m.Seq != i {

@@ -1,4 +1,4 @@
-package server_test
+package agent_test
 
 import (
 	"context"
@@ -6,10 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/agent"
 	"netscript/engine/client"
 	"netscript/engine/limits"
 	"netscript/engine/server"
 	"netscript/engine/spec"
+	"netscript/engine/workload"
 )
 
 // TestRunClientLimits: a daemon asked to run a test's client side (a
@@ -20,8 +22,8 @@ import (
 func TestRunClientLimits(t *testing.T) {
 	l := limits.Default()
 	l.MaxFlows, l.MaxMessage, l.MaxBuffer = 2, 1024, 1<<20
-	srvA, a, th := daemon(t, server.Config{Limits: l})
-	_, b, _ := daemon(t, server.Config{})
+	th := &workload.Threads{}
+	a, b := startDaemon(t, th, l), startDaemon(t, th, limits.Limits{})
 	for _, tc := range []struct {
 		name string
 		set  func(*spec.Spec)
@@ -41,7 +43,7 @@ func TestRunClientLimits(t *testing.T) {
 			tc.set(&s)
 			s.Host, s.Port = b.Addr().String(), int(b.Port())
 			s.Client = a.String()
-			r, err := client.Run(context.Background(), s, client.Options{Threads: th})
+			r, err := agent.Run(context.Background(), s, client.Options{Threads: th})
 			if tc.want == "" {
 				if err != nil || r == nil || r.Transactions == 0 {
 					t.Fatalf("a test within the bounds: %v", err)
@@ -56,5 +58,27 @@ func TestRunClientLimits(t *testing.T) {
 			}
 		})
 	}
-	settles(t, srvA, server.Load{})
+}
+
+// TestNoAgent: a daemon without an agent refuses to run a test's client
+// side, saying so; one with an agent refuses a test that hands the client
+// side on again.
+func TestNoAgent(t *testing.T) {
+	th := &workload.Threads{}
+	srv := server.New(server.Config{Version: "test", Threads: th})
+	t.Cleanup(func() { srv.Close() })
+	a, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := startDaemon(t, th, limits.Limits{})
+	s := specFor(spec.TCPRR, b)
+	s.Client, s.Duration = a.String(), 100*time.Millisecond
+	if _, err := agent.Run(context.Background(), s, client.Options{Threads: th}); err == nil ||
+		!strings.Contains(err.Error(), "does not run the client side of tests for scripts") {
+		t.Errorf("a daemon without an agent: %v", err)
+	}
+	if _, err := client.Run(context.Background(), s, client.Options{Threads: th}); err == nil || !strings.Contains(err.Error(), "agent.Run") {
+		t.Errorf("client.Run with client set: %v", err)
+	}
 }
