@@ -29,16 +29,10 @@ func (r *run) build(w *worker) *result.Result {
 	for _, f := range w.flows {
 		fl := r.buildFlow(f)
 		res.Flows = append(res.Flows, fl)
-		res.Elapsed = max(res.Elapsed, fl.Elapsed)
-		res.Transactions += fl.Transactions
-		res.Discarded += fl.Discarded
-		res.BytesSent += fl.BytesSent
-		res.BytesReceived += fl.BytesReceived
 		c := f.counts()
-		res.SendCalls += c.SendCalls
-		res.RecvCalls += c.RecvCalls
-		res.Drained += c.Drained
-		result.AddErrors(res.Errors, fl.Errors)
+		res.Add(result.Totals{Transactions: fl.Transactions, Discarded: fl.Discarded, BytesSent: fl.BytesSent,
+			BytesReceived: fl.BytesReceived, SendCalls: c.SendCalls, RecvCalls: c.RecvCalls, Drained: c.Drained,
+			Elapsed: fl.Elapsed, Errors: fl.Errors})
 		hists = append(hists, &result.Result{Hist: fl.Hist})
 	}
 	if s.Workload.RR() {

@@ -122,15 +122,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 			out.Brand = ""
 		}
 		out.Throughput += r.Throughput
-		out.Elapsed = math.Max(out.Elapsed, r.Elapsed)
-		out.Transactions += r.Transactions
-		out.Discarded += r.Discarded
-		out.BytesSent += r.BytesSent
-		out.BytesReceived += r.BytesReceived
-		out.SendCalls += r.SendCalls
-		out.RecvCalls += r.RecvCalls
-		out.Drained += r.Drained
-		AddErrors(out.Errors, r.Errors)
+		out.Add(r.Totals())
 		out.Start = math.Min(out.Start, r.Start)
 		out.Config.Flows += max(r.Config.Flows, 1)
 		starts = append(starts, r.Start)
