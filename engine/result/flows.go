@@ -113,7 +113,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 	var rem *Remote
 	for i, r := range rs {
 		if r == nil {
-			return nil, fmt.Errorf("results[%d] is None", i)
+			return nil, fmt.Errorf("results[%d] is missing", i)
 		}
 		if r.Test != first.Test {
 			return nil, fmt.Errorf("results[%d] is %s and results[0] is %s: aggregate combines results of one kind", i, r.Test, first.Test)

@@ -79,7 +79,7 @@ func (s *Server) session(c net.Conn) {
 	case typ == proto.TypeRunClient && s.cfg.Agent != nil: // the client side of a test, for a script
 		s.cfg.Agent.ServeClient(s.ctx, &Session{Conn: pc, Peer: peer, srv: s}, payload)
 	case typ == proto.TypeRunClient:
-		s.refuse(pc, peer, errors.New("this server does not run the client side of tests for scripts (client=)"))
+		s.refuse(pc, peer, errors.New("this server does not run the client side of tests for scripts"))
 	default:
 		s.refuse(pc, peer, &proto.UnexpectedError{Want: proto.TypeSetup, Got: typ})
 	}
