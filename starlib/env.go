@@ -2,6 +2,7 @@ package starlib
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/netip"
@@ -10,6 +11,8 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/engine/client"
+	"netscript/engine/result"
 	"netscript/engine/server"
 	"netscript/engine/sock"
 	"netscript/engine/workload"
@@ -42,6 +45,25 @@ type Env struct {
 	embedded *server.Server
 	proc     *child
 	addrs    map[sock.Family]netip.AddrPort
+}
+
+// ResultFunc receives a test's result; err, if not nil, says why the test
+// was cut short and res is what it measured until then.
+type ResultFunc func(res *result.Result, err error)
+
+// resultMade hands a test's result to Env.OnResult: the whole result, or
+// the partial one of a test cut short. runSpec calls it for every test.
+func (e *Env) resultMade(res *result.Result, err error) {
+	if e.OnResult == nil {
+		return
+	}
+	var te *client.TestError
+	if res == nil && errors.As(err, &te) {
+		res = te.Partial
+	}
+	if res != nil {
+		e.OnResult(res, err)
+	}
 }
 
 // NewEnv returns an environment writing to the process's stdout and stderr.

@@ -10,6 +10,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/server"
+	"netscript/starlib/output"
 )
 
 // TestParallelStops: an error in one branch stops the others at once
@@ -78,14 +79,14 @@ rs = parallel([
 	for i := 0; i < rs.Len(); i++ {
 		r := rs.Index(i)
 		for _, f := range []string{"transactions", "remote.transactions", "start"} {
-			if _, err := Field(r, f); err != nil {
+			if _, err := output.Field(r, f); err != nil {
 				t.Fatal(err)
 			}
 		}
-		v, _ := Field(r, "start")
+		v, _ := output.Field(r, "start")
 		s, _ := Number(v)
 		starts = append(starts, s)
-		c, _ := Field(r, "config.client")
+		c, _ := output.Field(r, "config.client")
 		if want := []string{addrs[0], addrs[1], ""}[i]; c.(starlark.String) != starlark.String(want) {
 			t.Errorf("result %d: config.client %v, want %q", i, c, want)
 		}

@@ -17,6 +17,7 @@ import (
 	"netscript/engine/client"
 	"netscript/repl"
 	"netscript/starlib"
+	"netscript/starlib/record"
 )
 
 // script runs a file, a -c snippet, or stdin; with neither and a terminal
@@ -80,7 +81,7 @@ func newEnv(o flags) *starlib.Env {
 // produced. With --record, the record file is opened before anything runs
 // (so a path that cannot be written costs no measurement) and written at
 // the end, whatever the end was.
-func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
+func runScript(sc *starlib.Script, o flags) (int, []record.RunResult) {
 	var out *os.File
 	if o.record != "" {
 		f, err := os.OpenFile(o.record, os.O_WRONLY|os.O_CREATE, 0o644)
@@ -94,11 +95,11 @@ func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
 
 	env := newEnv(o)
 	defer env.Close()
-	var rec starlib.Recorder
+	var rec record.Recorder
 	env.OnResult = rec.Add
-	var run *starlib.Run
+	var run *record.Run
 	if out != nil {
-		run = starlib.NewRun(sc, env.SysInfo())
+		run = record.NewRun(sc, env.SysInfo())
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -125,9 +126,9 @@ func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
 		run.End, run.Results = time.Now(), results
 		switch code {
 		case exitInterrupted:
-			run.Status = starlib.RunInterrupted
+			run.Status = record.RunInterrupted
 		case exitScriptError:
-			run.Status, run.Error = starlib.RunError, err.Error()
+			run.Status, run.Error = record.RunError, err.Error()
 		}
 		if werr := writeRun(out, run); werr != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, werr)
@@ -140,7 +141,7 @@ func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
 }
 
 // writeRun replaces the contents of f with the record.
-func writeRun(f *os.File, run *starlib.Run) error {
+func writeRun(f *os.File, run *record.Run) error {
 	if err := f.Truncate(0); err != nil {
 		return err
 	}
