@@ -16,6 +16,7 @@ import (
 	"netscript/engine/server"
 	"netscript/engine/sock"
 	"netscript/engine/workload"
+	"netscript/starlib/progress"
 )
 
 // Env is what the builtins of one netscript process share: the embedded
@@ -28,7 +29,7 @@ type Env struct {
 	Stderr  io.Writer // warnings and progress
 
 	// Progress, if set, shows live progress of tests and iterations.
-	Progress Reporter
+	Progress progress.Reporter
 	// OnResult, if set, is given every result a test produces, including
 	// the partial one of a test cut short (--record keeps them).
 	OnResult ResultFunc

@@ -17,6 +17,7 @@ import (
 	"netscript/engine/client"
 	"netscript/repl"
 	"netscript/starlib"
+	"netscript/starlib/progress"
 	"netscript/starlib/record"
 )
 
@@ -72,7 +73,7 @@ func newEnv(o flags) *starlib.Env {
 		env.ServerCommand = []string{exe, "serve"}
 	}
 	if !o.quiet && isTerminal(os.Stderr) {
-		env.Progress = starlib.NewTermProgress(os.Stderr, termWidth(os.Stderr))
+		env.Progress = progress.NewTermProgress(os.Stderr, termWidth(os.Stderr))
 	}
 	return env
 }
