@@ -161,6 +161,20 @@ func NewThread(name string, env *Env, ctx context.Context) *starlark.Thread {
 // statement its own).
 func SetContext(th *starlark.Thread, ctx context.Context) { th.SetLocal(localCtx, ctx) }
 
+// NewLoadThread returns the thread that runs a module th loads: the same
+// environment, cancellation context and print function; set its Load.
+func NewLoadThread(th *starlark.Thread, name string) *starlark.Thread {
+	child := &starlark.Thread{Name: name, Print: th.Print}
+	for _, k := range []string{localEnv, localCtx} {
+		child.SetLocal(k, th.Local(k))
+	}
+	return child
+}
+
+// Context returns the cancellation context of what th runs now (Ctrl-C
+// cancels it); context.Background() if it has none.
+func Context(th *starlark.Thread) context.Context { return ctxOf(th) }
+
 func envOf(th *starlark.Thread) (*Env, error) {
 	e, ok := th.Local(localEnv).(*Env)
 	if !ok {

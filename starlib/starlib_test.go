@@ -3,7 +3,6 @@ package starlib
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,38 +20,6 @@ func newTestThread(t *testing.T) (*starlark.Thread, *Env) {
 	th := NewThread(t.Name(), env, context.Background())
 	starlarktest.SetReporter(th, t)
 	return th, env
-}
-
-// TestStarFiles runs every testdata/*.star file; each loads assert.star and
-// checks the Starlark surface from a script's point of view.
-func TestStarFiles(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.star")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no .star tests found: %v", err)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			th, _ := newTestThread(t)
-			pre := Predeclared()
-			pre["args"] = argsDict(nil)
-			th.Load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
-				if module == "assert.star" {
-					return starlarktest.LoadAssertModule()
-				}
-				return newLoader(pre).load(th, module)
-			}
-			sc, err := ReadScript(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := starlark.ExecFileOptions(FileOptions(), th, sc.Name, sc.Src, pre); err != nil {
-				if ee, ok := err.(*starlark.EvalError); ok {
-					t.Fatal(ee.Backtrace())
-				}
-				t.Fatal(err)
-			}
-		})
-	}
 }
 
 // TestBadOptions runs snippets that must fail, and checks the error names

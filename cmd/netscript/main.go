@@ -84,7 +84,7 @@ func run(args []string) int {
 			return show(rest[1:])
 		}
 	}
-	return script(o, rest)
+	return scriptCommand(o, rest)
 }
 
 // flags are the options before the script (or -c) that say how to run it.

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"netscript/engine/sysinfo"
-	"netscript/starlib"
 	"netscript/starlib/record"
+	"netscript/starlib/script"
 )
 
 // replay runs a recorded script again with its recorded args (NAME=VALUE
@@ -23,7 +23,7 @@ func replay(o flags, args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
 	}
-	override, err := starlib.ParseArgs(args[1:])
+	override, err := script.ParseArgs(args[1:])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
@@ -35,7 +35,7 @@ func replay(o flags, args []string) int {
 	for k, v := range override {
 		kv[k] = v
 	}
-	sc := &starlib.Script{Name: run.Script.Name, Src: []byte(run.Script.Text), Args: kv}
+	sc := &script.Script{Name: run.Script.Name, Src: []byte(run.Script.Text), Args: kv}
 	code, results := runScript(sc, o)
 
 	fmt.Printf("\nreplay of %s, which recorded\n  %s\n", args[0], strings.ReplaceAll(run.Summary(), "\n", "\n  "))

@@ -19,18 +19,19 @@ import (
 	"netscript/starlib"
 	"netscript/starlib/progress"
 	"netscript/starlib/record"
+	"netscript/starlib/script"
 )
 
-// script runs a file, a -c snippet, or stdin; with neither and a terminal
-// on stdin and stdout, the interactive session.
-func script(o flags, args []string) int {
-	var sc *starlib.Script
+// scriptCommand runs a file, a -c snippet, or stdin; with neither and a
+// terminal on stdin and stdout, the interactive session.
+func scriptCommand(o flags, args []string) int {
+	var sc *script.Script
 	switch {
 	case o.code != nil:
-		sc = &starlib.Script{Name: "<command-line>", Src: []byte(*o.code)}
+		sc = &script.Script{Name: "<command-line>", Src: []byte(*o.code)}
 	case len(args) > 0:
 		var err error
-		if sc, err = starlib.ReadScript(args[0]); err != nil {
+		if sc, err = script.ReadScript(args[0]); err != nil {
 			fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 			return exitUsage
 		}
@@ -50,9 +51,9 @@ func script(o flags, args []string) int {
 			fmt.Fprintf(os.Stderr, "netscript: read stdin: %v\n", err)
 			return exitUsage
 		}
-		sc = &starlib.Script{Name: "<stdin>", Src: src}
+		sc = &script.Script{Name: "<stdin>", Src: src}
 	}
-	kv, err := starlib.ParseArgs(args)
+	kv, err := script.ParseArgs(args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
@@ -82,7 +83,7 @@ func newEnv(o flags) *starlib.Env {
 // produced. With --record, the record file is opened before anything runs
 // (so a path that cannot be written costs no measurement) and written at
 // the end, whatever the end was.
-func runScript(sc *starlib.Script, o flags) (int, []record.RunResult) {
+func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 	var out *os.File
 	if o.record != "" {
 		f, err := os.OpenFile(o.record, os.O_WRONLY|os.O_CREATE, 0o644)
@@ -110,7 +111,7 @@ func runScript(sc *starlib.Script, o flags) (int, []record.RunResult) {
 		cancel()
 		th.Cancel("interrupted")
 	})
-	_, err := starlib.Exec(th, sc)
+	_, err := script.Exec(th, sc)
 	signal.Reset(os.Interrupt, syscall.SIGTERM)
 
 	code := exitOK
@@ -120,7 +121,7 @@ func runScript(sc *starlib.Script, o flags) (int, []record.RunResult) {
 		reportInterrupt(os.Stderr, err)
 	case err != nil:
 		code = exitScriptError
-		fmt.Fprintf(os.Stderr, "netscript: %s\n", starlib.FormatError(err, sc.Source()))
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, sc.Source()))
 	}
 	results := rec.Results()
 	if run != nil {

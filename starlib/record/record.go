@@ -20,6 +20,7 @@ import (
 	"netscript/engine/sysinfo"
 	"netscript/starlib"
 	"netscript/starlib/output"
+	"netscript/starlib/script"
 )
 
 // Format names the layout of a run record; ReadRun refuses others.
@@ -68,7 +69,7 @@ type RunResult struct {
 }
 
 // NewRun starts the record of a run of sc on the machine info describes.
-func NewRun(sc *starlib.Script, info sysinfo.Info) *Run {
+func NewRun(sc *script.Script, info sysinfo.Info) *Run {
 	sum := sha256.Sum256(sc.Src)
 	args := sc.Args
 	if args == nil {
