@@ -11,11 +11,13 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/engine/auth"
 	"netscript/engine/client"
 	"netscript/engine/result"
 	"netscript/engine/server"
 	"netscript/engine/sock"
 	"netscript/engine/workload"
+	"netscript/starlib/embedded"
 	"netscript/starlib/progress"
 )
 
@@ -39,12 +41,18 @@ type Env struct {
 	// ServerCommand, if set, is how to start the embedded loopback server
 	// as a separate process: the netscript binary and "serve" (main sets
 	// it). Without it the embedded server runs inside this process, which
-	// is faster than a real server on one CPU; see child.
+	// is faster than a real server on one CPU; see embedded.Process.
 	ServerCommand []string
+
+	// Token, if set, is the secret every test proves to its server (and
+	// asks the server to prove), and the one the embedded server asks of
+	// this script's tests. main loads it from --token-file or
+	// $NETSCRIPT_TOKEN; nothing reads the environment after that.
+	Token auth.Token
 
 	mu       sync.Mutex
 	embedded *server.Server
-	proc     *child
+	proc     *embedded.Process
 	addrs    map[sock.Family]netip.AddrPort
 }
 
@@ -85,7 +93,7 @@ func (e *Env) Embedded(fam sock.Family) (netip.AddrPort, error) {
 		return ap, nil
 	}
 	if e.embedded == nil {
-		e.embedded = server.New(server.Config{Version: e.Version, Threads: &e.Threads})
+		e.embedded = server.New(server.Config{Version: e.Version, Threads: &e.Threads, Token: e.Token})
 		e.addrs = map[sock.Family]netip.AddrPort{}
 	}
 	lo := sock.Loopback(fam)
@@ -106,18 +114,18 @@ func (e *Env) Embedded(fam sock.Family) (netip.AddrPort, error) {
 // embeddedProcess returns the address of the embedded server process,
 // starting it (again, if it died) when needed.
 func (e *Env) embeddedProcess(fam sock.Family) (netip.AddrPort, error) {
-	if e.proc != nil && !e.proc.alive() {
-		e.proc.close()
+	if e.proc != nil && !e.proc.Alive() {
+		e.proc.Close()
 		e.proc = nil
 	}
 	if e.proc == nil {
-		c, err := startChild(e.ServerCommand)
+		p, err := embedded.Start(e.ServerCommand, e.Token)
 		if err != nil {
 			return netip.AddrPort{}, err
 		}
-		e.proc = c
+		e.proc = p
 	}
-	ap, ok := e.proc.addrs[fam]
+	ap, ok := e.proc.Addr(fam)
 	if !ok {
 		return netip.AddrPort{}, fmt.Errorf("embedded server: no %s loopback address on this machine", fam)
 	}
@@ -133,7 +141,7 @@ func (e *Env) Close() error {
 		e.embedded = nil
 	}
 	if e.proc != nil {
-		e.proc.close()
+		e.proc.Close()
 		e.proc = nil
 	}
 	return nil

@@ -69,6 +69,7 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
 	}
+	o.token = tok
 	if tok != nil {
 		os.Setenv(auth.EnvToken, string(tok))
 	}
@@ -93,7 +94,8 @@ type flags struct {
 	record string  // write a record of the run to this file
 	code   *string // -c CODE
 
-	tokenFile string // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
+	tokenFile string     // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
+	token     auth.Token // loaded from tokenFile or $NETSCRIPT_TOKEN before anything runs
 }
 
 // parseFlags reads flags up to the first argument that is not one (the

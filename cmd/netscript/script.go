@@ -68,6 +68,7 @@ func scriptCommand(o flags, args []string) int {
 func newEnv(o flags) *starlib.Env {
 	env := starlib.NewEnv(version)
 	env.Commit = commit
+	env.Token = o.token
 	// The embedded server is this same binary in another process, so its
 	// figures are those of a separately started `netscript serve`.
 	if exe, err := os.Executable(); err == nil {
