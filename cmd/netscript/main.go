@@ -62,17 +62,15 @@ func run(args []string) int {
 		return exitUsage
 	}
 	// The token (--token-file, else $NETSCRIPT_TOKEN) is checked before
-	// anything runs, and passed on through the environment, so every client
-	// of the script and its embedded server see the same one.
+	// anything runs and handed to the script's environment, which passes it
+	// to every test it runs and to its embedded server; this process's own
+	// environment stays as it was.
 	tok, err := auth.LoadToken(o.tokenFile)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
 	}
 	o.token = tok
-	if tok != nil {
-		os.Setenv(auth.EnvToken, string(tok))
-	}
 	if o.code == nil && len(rest) > 0 {
 		switch rest[0] {
 		case "replay":
