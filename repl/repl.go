@@ -179,6 +179,7 @@ func (s *session) exec(f *syntax.File, src []byte) {
 
 	var v starlark.Value
 	var err error
+	s.env.KeepSyntax(f) // parallel() freezes only the globals its branches use
 	if expr := soleExpr(f); expr != nil {
 		v, err = starlark.EvalExprOptions(f.Options, s.th, expr, s.globals)
 	} else {

@@ -50,6 +50,8 @@ type Env struct {
 	// $NETSCRIPT_TOKEN; nothing reads the environment after that.
 	Token auth.Token
 
+	syntax syntaxes // what ExecFile and KeepSyntax kept, for parallel()
+
 	mu       sync.Mutex
 	embedded *server.Server
 	proc     *embedded.Process

@@ -33,7 +33,7 @@ func TestStarFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := starlark.ExecFileOptions(starlib.FileOptions(), th, sc.Name, sc.Src, pre); err != nil {
+			if _, err := starlib.ExecFile(th, sc.Name, sc.Src, pre); err != nil {
 				if ee, ok := err.(*starlark.EvalError); ok {
 					t.Fatal(ee.Backtrace())
 				}

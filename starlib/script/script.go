@@ -73,7 +73,7 @@ func Exec(th *starlark.Thread, sc *Script) (starlark.StringDict, error) {
 	l := newLoader(pre)
 	l.top(sc.Name)
 	th.Load = l.load
-	return starlark.ExecFileOptions(starlib.FileOptions(), th, sc.Name, sc.Src, pre)
+	return starlib.ExecFile(th, sc.Name, sc.Src, pre)
 }
 
 // Globals returns what a script starts with: the predeclared names and
@@ -164,7 +164,7 @@ func (l *loader) load(th *starlark.Thread, module string) (starlark.StringDict, 
 		}
 	}()
 	l.loading = append(l.loading, path)
-	e.globals, e.err = starlark.ExecFileOptions(starlib.FileOptions(), child, path, sc.Src, l.pre)
+	e.globals, e.err = starlib.ExecFile(child, path, sc.Src, l.pre)
 	l.loading = l.loading[:len(l.loading)-1]
 	close(done)
 	e.loading = false
