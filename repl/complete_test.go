@@ -8,11 +8,12 @@ import (
 
 	"netscript/engine/result"
 	"netscript/starlib"
+	"netscript/starlib/script"
 )
 
 // TestComplete: what Tab offers for the text before the cursor.
 func TestComplete(t *testing.T) {
-	globals := starlib.Globals(nil)
+	globals := script.Globals(nil)
 	globals["r"] = starlib.NewResult(&result.Result{Test: "TCP_RR", Latency: &result.Latency{}})
 	globals["rates"] = starlark.NewList(nil)
 	cases := []struct {

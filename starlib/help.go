@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/spec"
+	"netscript/starlib/output"
 )
 
 // outputDoc documents the builtins of this area.
@@ -148,12 +149,12 @@ func Help(x starlark.Value) (string, error) {
 		if doc, ok := helpDocOf(v.Type()); ok {
 			return doc, nil
 		}
-		return fmt.Sprintf("a %s with fields %s", v.Type(), strings.Join(FieldNames(v), ", ")), nil
+		return fmt.Sprintf("a %s with fields %s", v.Type(), strings.Join(output.FieldNames(v), ", ")), nil
 	case starlark.HasAttrs:
 		if doc, ok := helpDocOf(helpModuleName(v)); ok {
 			return doc, nil
 		}
-		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(FieldNames(v), ", "))
+		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(output.FieldNames(v), ", "))
 		return strings.Join(wrapText(text, MailWidth-2), "\n"), nil
 	}
 	return fmt.Sprintf("a %s value: %s", x.Type(), x.String()), nil
@@ -280,7 +281,7 @@ func helpIndex() string {
 		} else if short, ok := indexDoc[n]; ok {
 			line = short
 		} else if _, ok := pre[n].(starlark.HasAttrs); ok {
-			line = "module: " + strings.Join(FieldNames(pre[n]), ", ")
+			line = "module: " + strings.Join(output.FieldNames(pre[n]), ", ")
 		} else if doc, ok := helpDocOf(n); ok {
 			line = helpSummary(doc)
 		}

@@ -3,7 +3,6 @@ package starlib
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,38 +20,6 @@ func newTestThread(t *testing.T) (*starlark.Thread, *Env) {
 	th := NewThread(t.Name(), env, context.Background())
 	starlarktest.SetReporter(th, t)
 	return th, env
-}
-
-// TestStarFiles runs every testdata/*.star file; each loads assert.star and
-// checks the Starlark surface from a script's point of view.
-func TestStarFiles(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.star")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no .star tests found: %v", err)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			th, _ := newTestThread(t)
-			pre := Predeclared()
-			pre["args"] = argsDict(nil)
-			th.Load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
-				if module == "assert.star" {
-					return starlarktest.LoadAssertModule()
-				}
-				return newLoader(pre).load(th, module)
-			}
-			sc, err := ReadScript(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := starlark.ExecFileOptions(FileOptions(), th, sc.Name, sc.Src, pre); err != nil {
-				if ee, ok := err.(*starlark.EvalError); ok {
-					t.Fatal(ee.Backtrace())
-				}
-				t.Fatal(err)
-			}
-		})
-	}
 }
 
 // TestBadOptions runs snippets that must fail, and checks the error names
@@ -155,35 +122,6 @@ func TestBadOptions(t *testing.T) {
 		}
 		if !strings.Contains(msg, c.want) {
 			t.Errorf("%s:\n got  %s\n want %s", c.code, msg, c.want)
-		}
-	}
-}
-
-// TestField covers dotted lookups and the errors that list valid names.
-func TestField(t *testing.T) {
-	th, _ := newTestThread(t)
-	v, err := starlark.Eval(th, "t", `tcp_rr(transactions=10)`, Predeclared())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := Field(v, "latency.count"); err != nil || got.String() != "10" {
-		t.Fatalf("latency.count: %v %v", got, err)
-	}
-	if got, err := Field(v, "remote.transactions"); err != nil || got.String() != "10" {
-		t.Fatalf("remote.transactions: %v %v", got, err)
-	}
-	_, err = Field(v, "latency.p95")
-	if err == nil || !strings.Contains(err.Error(), "unknown field latency.p95: latency has count, max, mean, min, p50, p90, p99, p999, stddev") {
-		t.Fatalf("got %v", err)
-	}
-	_, err = Field(v, "thruput")
-	if err == nil || !strings.Contains(err.Error(), "unknown field thruput: a result has brand, bytes_received") {
-		t.Fatalf("got %v", err)
-	}
-	nums := strings.Join(NumericFields(v), " ")
-	for _, want := range []string{"throughput", "latency.p99", "remote.transactions", "config.request"} {
-		if !strings.Contains(" "+nums+" ", " "+want+" ") {
-			t.Errorf("NumericFields lacks %s: %s", want, nums)
 		}
 	}
 }

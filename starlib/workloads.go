@@ -32,7 +32,7 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env), Interim: interimOf(env), Gate: gateOf(th)}
+	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env), Interim: interimOf(env), Gate: gateOf(th), Token: env.Token}
 	if s.Client != "" {
 		// A daemon runs the client side: nothing runs here but the
 		// conversation with it.

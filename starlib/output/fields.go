@@ -1,4 +1,4 @@
-package starlib
+package output
 
 import (
 	"fmt"
@@ -39,6 +39,8 @@ func Field(v starlark.Value, path string) (starlark.Value, error) {
 	return cur, nil
 }
 
+// attr returns the field name of v (a dict's key or an attribute other than
+// to_dict), or nil when v has none.
 func attr(v starlark.Value, name string) (starlark.Value, error) {
 	switch x := v.(type) {
 	case *starlark.Dict:

@@ -1,4 +1,4 @@
-package starlib
+package record
 
 import (
 	"bytes"
@@ -16,13 +16,15 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"netscript/engine/client"
 	"netscript/engine/result"
 	"netscript/engine/sysinfo"
+	"netscript/starlib"
+	"netscript/starlib/output"
+	"netscript/starlib/script"
 )
 
-// RecordFormat names the layout of a run record; ReadRun refuses others.
-const RecordFormat = "netscript-run/1"
+// Format names the layout of a run record; ReadRun refuses others.
+const Format = "netscript-run/1"
 
 // Run statuses.
 const (
@@ -35,7 +37,7 @@ const (
 // to run it again (script text, args) and to explain a different figure
 // (the machine it ran on, every result).
 type Run struct {
-	Format  string            `json:"format"` // RecordFormat
+	Format  string            `json:"format"` // Format
 	Script  RunScript         `json:"script"`
 	Args    map[string]string `json:"args"`
 	Env     sysinfo.Info      `json:"env"` // the client's env()
@@ -67,14 +69,14 @@ type RunResult struct {
 }
 
 // NewRun starts the record of a run of sc on the machine info describes.
-func NewRun(sc *Script, info sysinfo.Info) *Run {
+func NewRun(sc *script.Script, info sysinfo.Info) *Run {
 	sum := sha256.Sum256(sc.Src)
 	args := sc.Args
 	if args == nil {
 		args = map[string]string{}
 	}
 	return &Run{
-		Format: RecordFormat,
+		Format: Format,
 		Script: RunScript{Name: sc.Name, Text: string(sc.Src), SHA256: hex.EncodeToString(sum[:])},
 		Args:   args,
 		Env:    info,
@@ -83,12 +85,8 @@ func NewRun(sc *Script, info sysinfo.Info) *Run {
 	}
 }
 
-// ResultFunc receives a test's result; err, if not nil, says why the test
-// was cut short and res is what it measured until then.
-type ResultFunc func(res *result.Result, err error)
-
-// Recorder collects the results of a run as tests end; set Env.OnResult
-// to its Add. It is safe for tests that end at once on several threads.
+// Recorder collects the results of a run as tests end; set the script's
+// starlib.Env.OnResult to its Add. It is safe for tests that end at once on several threads.
 type Recorder struct {
 	mu      sync.Mutex
 	results []RunResult
@@ -113,21 +111,6 @@ func (r *Recorder) Results() []RunResult {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]RunResult(nil), r.results...)
-}
-
-// resultMade hands a test's result to Env.OnResult: the whole result, or
-// the partial one of a test cut short. runSpec calls it for every test.
-func (e *Env) resultMade(res *result.Result, err error) {
-	if e.OnResult == nil {
-		return
-	}
-	var te *client.TestError
-	if res == nil && errors.As(err, &te) {
-		res = te.Partial
-	}
-	if res != nil {
-		e.OnResult(res, err)
-	}
 }
 
 // Encode writes the run as one indented JSON document.
@@ -172,9 +155,9 @@ func DecodeRun(b []byte) (*Run, error) {
 	}
 	switch {
 	case run.Format == "":
-		return nil, fmt.Errorf("not a netscript record: no \"format\": %q field", RecordFormat)
-	case run.Format != RecordFormat:
-		return nil, fmt.Errorf("record format %q, this netscript reads %q", run.Format, RecordFormat)
+		return nil, fmt.Errorf("not a netscript record: no \"format\": %q field", Format)
+	case run.Format != Format:
+		return nil, fmt.Errorf("record format %q, this netscript reads %q", run.Format, Format)
 	case run.Script.Text == "" && run.Script.SHA256 == "":
 		return nil, fmt.Errorf("corrupt record: no script")
 	}
@@ -229,12 +212,12 @@ func (run *Run) Tables() (string, error) {
 		if _, ok := groups[res.Test]; !ok {
 			order = append(order, res.Test)
 		}
-		groups[res.Test] = append(groups[res.Test], NewResult(&res))
+		groups[res.Test] = append(groups[res.Test], starlib.NewResult(&res))
 	}
 	var parts []string
 	for _, test := range order {
 		rows := groups[test]
-		t, err := Table(rows, tableDefaults(rows))
+		t, err := output.Table(rows, output.TableDefaults(rows))
 		if err != nil {
 			return "", err
 		}

@@ -1,4 +1,4 @@
-package starlib
+package record
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/sysinfo"
+	"netscript/starlib/output"
 )
 
 // ReplayTable lays the results of a replay beside the recorded ones, paired
@@ -16,6 +17,7 @@ import (
 func ReplayTable(recorded, replayed []RunResult) (string, error) {
 	n := max(len(recorded), len(replayed))
 	rows := make([]starlark.Value, n)
+	branded := false
 	for i := 0; i < n; i++ {
 		var was, now *result.Result
 		if i < len(recorded) {
@@ -32,6 +34,7 @@ func ReplayTable(recorded, replayed []RunResult) (string, error) {
 		}
 		row.SetKey(starlark.String("test"), starlark.String(ref.Test))
 		row.SetKey(starlark.String("brand"), starlark.String(ref.Brand))
+		branded = branded || ref.Brand != ""
 		row.SetKey(starlark.String("recorded"), replaySide(was))
 		row.SetKey(starlark.String("replayed"), replaySide(now))
 		change := starlark.Value(starlark.None)
@@ -42,10 +45,10 @@ func ReplayTable(recorded, replayed []RunResult) (string, error) {
 		rows[i] = row
 	}
 	fields := []string{"n", "test", "recorded.rate", "replayed.rate", "change", "recorded.latency.p99", "replayed.latency.p99"}
-	if anyNonEmpty(rows, "brand") {
+	if branded {
 		fields = append([]string{"brand"}, fields...)
 	}
-	return Table(rows, fields)
+	return output.Table(rows, fields)
 }
 
 // replaySide is one side of a ReplayTable row: rate and latency.p99, None when

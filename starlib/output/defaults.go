@@ -1,4 +1,4 @@
-package starlib
+package output
 
 import (
 	"strings"
@@ -67,9 +67,9 @@ func outputKind(rows []starlark.Value) string {
 	return kind
 }
 
-// tableDefaults picks table()'s columns: the set for the kind of test,
+// TableDefaults picks table()'s columns: the set for the kind of test,
 // with brand first and errors last when any row has them.
-func tableDefaults(rows []starlark.Value) []string {
+func TableDefaults(rows []starlark.Value) []string {
 	var fields []string
 	switch outputKind(rows) {
 	case "rr":
@@ -97,8 +97,10 @@ func tableDefaults(rows []starlark.Value) []string {
 	return fields
 }
 
-// recordDefaults picks csv()'s and kv()'s fields.
-func recordDefaults(rows []starlark.Value) []string {
+// RecordDefaults picks csv()'s and kv()'s fields: the set for the kind of
+// test with units, counts and the latency distribution, then CPU figures,
+// flows and errors when any row has them.
+func RecordDefaults(rows []starlark.Value) []string {
 	var fields []string
 	switch outputKind(rows) {
 	case "rr":

@@ -1,4 +1,4 @@
-package starlib
+package record
 
 import (
 	"bytes"
@@ -12,23 +12,26 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/sysinfo"
+	"netscript/starlib"
+	"netscript/starlib/internal/startest"
+	"netscript/starlib/script"
 )
 
 // TestRecorderSeesEveryResult: every test a script runs reaches
-// Env.OnResult, including one cut short, which is marked partial.
+// starlib.Env.OnResult, including one cut short, which is marked partial.
 func TestRecorderSeesEveryResult(t *testing.T) {
-	th, env := newTestThread(t)
+	th, env := startest.NewThread(t)
 	var rec Recorder
 	env.OnResult = rec.Add
-	if _, err := starlark.ExecFileOptions(FileOptions(), th, "rec.star",
-		"tcp_rr(transactions=10)\nfor f in [tcp_crr, udp_rr]:\n    f(transactions=5, brand='loop')\n", Predeclared()); err != nil {
+	if _, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "rec.star",
+		"tcp_rr(transactions=10)\nfor f in [tcp_crr, udp_rr]:\n    f(transactions=5, brand='loop')\n", starlib.Predeclared()); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	SetContext(th, ctx)
+	starlib.SetContext(th, ctx)
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := starlark.ExecFileOptions(FileOptions(), th, "cut.star", "tcp_rr(duration=30)\n", Predeclared())
+	_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "cut.star", "tcp_rr(duration=30)\n", starlib.Predeclared())
 	if err == nil {
 		t.Fatal("a cancelled test returned no error")
 	}
@@ -54,13 +57,13 @@ func TestRecorderSeesEveryResult(t *testing.T) {
 
 // fixedRun is a record with fixed figures.
 func fixedRun() *Run {
-	sc := &Script{Name: "sweep.star", Src: []byte("print(table([tcp_rr()]))\n"), Args: map[string]string{"duration": "2"}}
+	sc := &script.Script{Name: "sweep.star", Src: []byte("print(table([tcp_rr()]))\n"), Args: map[string]string{"duration": "2"}}
 	run := NewRun(sc, sysinfo.Info{Hostname: "box", OS: "linux", Arch: "amd64", Kernel: "6.1.0", CPUModel: "Test CPU", CPUs: 4,
 		Sysctls: map[string]string{"net.ipv4.tcp_congestion_control": "cubic"}, Netscript: "0.1.0", Commit: "abc1234", Go: "go1.26.0"})
 	run.Start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	run.End = run.Start.Add(6500 * time.Millisecond)
-	for v := range fixedResults()["mixed"].(*starlark.List).Elements() {
-		res := *v.(*Record).Value().(*result.Result)
+	for v := range startest.FixedResults()["mixed"].(*starlark.List).Elements() {
+		res := *v.(*starlib.Record).Value().(*result.Result)
 		run.Results = append(run.Results, RunResult{Result: &res})
 	}
 	cut := *run.Results[0].Result
@@ -135,7 +138,7 @@ func TestRunGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "show.txt", run.Summary()+"\n\n"+tables+"\n")
+	startest.Golden(t, "show.txt", run.Summary()+"\n\n"+tables+"\n")
 
 	now := fixedRun().Results[:3]
 	faster := *now[0].Result
@@ -145,7 +148,7 @@ func TestRunGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "replay.txt", rt+"\n")
+	startest.Golden(t, "replay.txt", rt+"\n")
 }
 
 func TestEnvChanges(t *testing.T) {

@@ -1,94 +1,15 @@
-package starlib
+package output_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"go.starlark.net/starlark"
 
-	"netscript/engine/result"
+	"netscript/starlib"
+	"netscript/starlib/internal/startest"
+	"netscript/starlib/output"
 )
-
-// update rewrites the golden files of formatted output:
-//
-//	go test ./starlib -run Golden -update
-var update = flag.Bool("update", false, "rewrite testdata/golden files with the output the code gives now")
-
-// golden compares got with testdata/golden/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
-
-// fixedResults are results as tests produce them, with figures fixed so
-// the formatted output does not change from run to run.
-func fixedResults() starlark.StringDict {
-	rr := func(test string, req, resp, burst int, tput, p50, p99 float64, brand string) *Record {
-		return NewResult(&result.Result{
-			Test: test, Brand: brand, Throughput: tput, Units: result.UnitsTrans, Elapsed: 2,
-			Transactions: uint64(tput * 2), BytesSent: uint64(tput*2) * uint64(req), BytesReceived: uint64(tput*2) * uint64(resp),
-			Latency:      &result.Latency{Count: uint64(tput * 2), Min: p50 / 2, Mean: (p50 + p99) / 2, Stddev: 3.25, P50: p50, P90: (p50 + p99) / 2, P99: p99, P999: p99 * 2, Max: p99 * 10},
-			Errors:       map[string]uint64{},
-			Config:       result.Config{Family: "inet", Duration: 2, Request: req, Response: resp, Burst: burst, LocalSendBuffer: 16384, LocalRecvBuffer: 131072},
-			LocalAddress: "127.0.0.1", RemoteAddress: "127.0.0.1",
-			Remote: &result.Remote{Transactions: uint64(tput * 2), Peers: []string{"127.0.0.1"}},
-		})
-	}
-	lossy := rr("UDP_RR", 64, 64, 8, 101234.5, 70.25, 180.5, "")
-	lossy.Value().(*result.Result).Errors = map[string]uint64{"timeout": 3}
-	f := func(x float64) *float64 { return &x }
-	u := func(x uint64) *uint64 { return &x }
-	i := func(x int64) *int64 { return &x }
-	withCPU := rr("TCP_RR", 1, 1, 0, 87456.11, 11.5, 40.0, "")
-	cpu := withCPU.Value().(*result.Result)
-	cpu.LocalCPU, cpu.RemoteCPU, cpu.LocalSD, cpu.RemoteSD, cpu.SDUnits = f(60.94), f(58.5), f(13.935), f(13.378), "usec/Tran"
-	stream := func(test string, send int, tput float64, udp *result.UDP) *Record {
-		return NewResult(&result.Result{Test: test, Throughput: tput, Units: result.UnitsBits, Elapsed: 2,
-			BytesSent: uint64(tput * 2e6 / 8), Errors: map[string]uint64{}, UDP: udp,
-			Config: result.Config{Duration: 2, SendSize: send, RecvSize: 131072, LocalSendBuffer: 16384, RemoteRecvBuffer: 131072}})
-	}
-	return starlark.StringDict{
-		"cpu": withCPU,
-		"streams": starlark.NewList([]starlark.Value{
-			stream("UDP_STREAM", 1400, 6735.05, &result.UDP{Sent: 1241849, Received: u(1203191), Lost: i(38658), LossPct: f(3.113)}),
-			stream("TCP_STREAM", 16384, 12945.85, nil),
-		}),
-		"rr": starlark.NewList([]starlark.Value{
-			rr("TCP_RR", 1, 1, 0, 17142.33, 55.5, 106.0, ""),
-			rr("TCP_RR", 128, 4096, 0, 12339.88, 77.0, 140.25, ""),
-			rr("TCP_RR", 1, 1, 8, 274123.25, 29.75, 75.5, ""),
-		}),
-		"branded": starlark.NewList([]starlark.Value{
-			rr("TCP_CRR", 128, 4096, 0, 13608.01, 70.5, 0.0625, "before"),
-			rr("TCP_CRR", 128, 4096, 0, 17009.08, 55.0, 120.0, "after, with fastopen"),
-		}),
-		"mixed": starlark.NewList([]starlark.Value{
-			rr("TCP_RR", 1, 1, 0, 17142.33, 55.5, 106.0, ""),
-			rr("TCP_CRR", 1, 1, 0, 9000.5, 100.0, 200.0, ""),
-			lossy,
-		}),
-		"one": rr("TCP_RR", 1, 1, 0, 17142.33, 55.5, 106.0, `say "hi" $HOME`),
-	}
-}
 
 // TestOutputGolden formats fixed results with table(), csv() and kv(),
 // with default and chosen fields, and compares with the golden files.
@@ -129,12 +50,12 @@ func TestOutputGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			th, _ := newTestThread(t)
-			env := Predeclared()
-			for k, v := range fixedResults() {
+			th, _ := startest.NewThread(t)
+			env := starlib.Predeclared()
+			for k, v := range startest.FixedResults() {
 				env[k] = v
 			}
-			v, err := starlark.EvalOptions(FileOptions(), th, "golden", c.code, env)
+			v, err := starlark.EvalOptions(starlib.FileOptions(), th, "golden", c.code, env)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,12 +65,12 @@ func TestOutputGolden(t *testing.T) {
 			}
 			if strings.HasPrefix(c.file, "table") {
 				for _, line := range strings.Split(s, "\n") {
-					if len(line) > MailWidth {
-						t.Errorf("line longer than %d: %q", MailWidth, line)
+					if len(line) > output.MailWidth {
+						t.Errorf("line longer than %d: %q", output.MailWidth, line)
 					}
 				}
 			}
-			golden(t, c.file, s+"\n")
+			startest.Golden(t, c.file, s+"\n")
 		})
 	}
 }
@@ -173,12 +94,12 @@ func TestOutputErrors(t *testing.T) {
 		{`env(1)`, "env: got 1 arguments"},
 	}
 	for _, c := range cases {
-		th, _ := newTestThread(t)
-		env := Predeclared()
-		for k, v := range fixedResults() {
+		th, _ := startest.NewThread(t)
+		env := starlib.Predeclared()
+		for k, v := range startest.FixedResults() {
 			env[k] = v
 		}
-		_, err := starlark.EvalOptions(FileOptions(), th, "bad", c.code, env)
+		_, err := starlark.EvalOptions(starlib.FileOptions(), th, "bad", c.code, env)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s:\n got  %v\n want %s", c.code, err, c.want)
 		}
@@ -188,14 +109,14 @@ func TestOutputErrors(t *testing.T) {
 // TestOutputEmpty: no results give no text rather than an error, so a
 // loop that ran zero times still prints.
 func TestOutputEmpty(t *testing.T) {
-	th, _ := newTestThread(t)
+	th, _ := startest.NewThread(t)
 	for _, code := range []string{`table([])`, `csv([])`} {
-		v, err := starlark.EvalOptions(FileOptions(), th, "empty", code, Predeclared())
+		v, err := starlark.EvalOptions(starlib.FileOptions(), th, "empty", code, starlib.Predeclared())
 		if err != nil || v != starlark.String("") {
 			t.Errorf("%s = %v, %v", code, v, err)
 		}
 	}
-	v, err := starlark.EvalOptions(FileOptions(), th, "empty", `csv([], ["test", "throughput"])`, Predeclared())
+	v, err := starlark.EvalOptions(starlib.FileOptions(), th, "empty", `csv([], ["test", "throughput"])`, starlib.Predeclared())
 	if err != nil || v != starlark.String("test,throughput") {
 		t.Errorf("csv with fields and no rows = %v, %v", v, err)
 	}
