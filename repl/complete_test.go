@@ -24,7 +24,7 @@ func TestComplete(t *testing.T) {
 		absent       string
 	}{
 		// A builtin's name.
-		{"builtin", "tcp_c", "", []string{"tcp_crr"}, true, ""},
+		{"builtin", "tcp_c", "", []string{"tcp_cc", "tcp_crr"}, true, ""},
 		// Several names: all of them, globals and Starlark's own.
 		{"names", "r", "", []string{"r", "range", "rates", "repr", "return", "reversed"}, true, ""},
 		// Keyword options inside a workload's call, and only them.

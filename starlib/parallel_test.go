@@ -137,7 +137,7 @@ shared = []
 def add():
     shared.append(1)
 parallel([add, lambda: shared.append(2), add])
-`, regexp.MustCompile(`^parallel: branch [0-2]: append: cannot append to frozen list \(p\.star:(4:18|5:30): the branches of parallel\(\) share this value, so it is frozen; return what a branch makes instead\)$`)},
+`, regexp.MustCompile(`^parallel: branch [0-2]: append: cannot append to frozen list \(p\.star:(4:18|5:37): the branches of parallel\(\) share this value, so it is frozen; return what a branch makes instead\)$`)},
 		// A list a function's lambdas close over.
 		{"closure", `
 shared = None

@@ -1,34 +1,28 @@
 package output
 
 import (
+	"slices"
 	"strings"
 
 	"go.starlark.net/starlark"
 
 	"netscript/engine/result"
+	"netscript/engine/spec"
 )
 
 // Default field sets of table(), csv() and kv() when no fields are given,
-// by kind of test, as netperf picks its default output selectors by test.
-// A name a result does not have (a stream test's sizes on an RR result) is
-// left out.
+// by the traits of the test, as netperf picks its default output selectors
+// by test: a workload gets the sizes it takes (spec.Workload), so a new
+// workload gets a fitting layout without a line here. A name a result does
+// not have is left out.
 var (
-	// rrTable: TCP_RR and UDP_RR in an 80-column table.
-	rrTable = []string{"test", "config.request", "config.response", "config.burst", "elapsed", "throughput", "latency.p50", "latency.p99"}
-	// crrTable: TCP_CRR has no burst.
-	crrTable = []string{"test", "config.request", "config.response", "elapsed", "throughput", "latency.p50", "latency.p99"}
 	// streamTable: bulk tests, netperf's receive socket, send socket and
 	// message sizes, then UDP_STREAM's loss.
 	streamTable = []string{"test", "config.remote_recv_buffer", "config.local_send_buffer", "config.send_size", "elapsed", "throughput", "udp.loss_pct"}
 	// mixedTable: results of several kinds in one table.
 	mixedTable = []string{"test", "elapsed", "throughput", "units"}
 
-	// rrRecord: csv() and kv() have no width limit and add counts and the
-	// latency distribution.
-	rrRecord = []string{"test", "brand", "config.request", "config.response", "config.burst", "elapsed", "throughput", "units",
-		"transactions", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max"}
-	crrRecord = []string{"test", "brand", "config.request", "config.response", "elapsed", "throughput", "units",
-		"transactions", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max"}
+	// streamRecord: csv() and kv() have no width limit and add counts.
 	streamRecord = []string{"test", "brand", "config.remote_recv_buffer", "config.local_send_buffer", "config.send_size", "config.recv_size",
 		"elapsed", "throughput", "units", "bytes_sent", "bytes_received", "udp.sent", "udp.received", "udp.lost", "udp.loss_pct"}
 
@@ -38,51 +32,72 @@ var (
 	mixedRecord = []string{"test", "brand", "elapsed", "throughput", "units", "transactions"}
 )
 
-// outputKind says which default set fits rows: "rr", "crr", "stream", "mixed"
-// or "" for values that are not test results.
-func outputKind(rows []starlark.Value) string {
-	kind := ""
-	for _, r := range rows {
+// transactionFields are the default fields of a test that counts
+// transactions: its sizes (request and response, if its transactions carry
+// them; burst, if it takes one), then the time, the rate and the latency
+// (table: the median and p99; record: the units, count and distribution).
+func transactionFields(w *spec.Workload, record bool) []string {
+	fields := []string{"test"}
+	if record {
+		fields = append(fields, "brand")
+	}
+	if w.Messages {
+		fields = append(fields, "config.request", "config.response")
+	}
+	if w.Accepts(spec.OptBurst) {
+		fields = append(fields, "config.burst")
+	}
+	if !record {
+		return append(fields, "elapsed", "throughput", "latency.p50", "latency.p99")
+	}
+	return append(fields, "elapsed", "throughput", "units", "transactions",
+		"latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max")
+}
+
+// kindDefaults returns the default fields of rows' kind of test (table's
+// or csv()'s and kv()'s): those of their workload, the same for every row
+// (TCP_RR and UDP_RR share theirs), else the mixed set; and false for
+// values that are not test results.
+func kindDefaults(rows []starlark.Value, record bool) ([]string, bool) {
+	var fields []string
+	for i, r := range rows {
 		v, err := Field(r, "test")
 		if err != nil {
-			return ""
+			return nil, false
 		}
-		s, _ := starlark.AsString(v)
-		k := ""
-		switch s {
-		case "TCP_RR", "UDP_RR":
-			k = "rr"
-		case "TCP_CRR":
-			k = "crr"
-		case "TCP_STREAM", "TCP_MAERTS", "UDP_STREAM":
-			k = "stream"
+		name, _ := starlark.AsString(v)
+		w, err := spec.LookupWorkload(name)
+		if err != nil || w.Netperf != name {
+			return nil, false
+		}
+		var f []string
+		switch {
+		case w.Bulk && record:
+			f = streamRecord
+		case w.Bulk:
+			f = streamTable
 		default:
-			return ""
+			f = transactionFields(w, record)
 		}
-		if kind != "" && kind != k {
-			return "mixed"
+		if i > 0 && !slices.Equal(f, fields) {
+			if record {
+				return mixedRecord, true
+			}
+			return mixedTable, true
 		}
-		kind = k
+		fields = f
 	}
-	return kind
+	return fields, true
 }
 
 // TableDefaults picks table()'s columns: the set for the kind of test,
 // with brand first and errors last when any row has them.
 func TableDefaults(rows []starlark.Value) []string {
-	var fields []string
-	switch outputKind(rows) {
-	case "rr":
-		fields = presentFields(rows, rrTable)
-	case "crr":
-		fields = presentFields(rows, crrTable)
-	case "stream":
-		fields = presentFields(rows, streamTable)
-	case "mixed":
-		fields = presentFields(rows, mixedTable)
-	default:
+	kind, ok := kindDefaults(rows, false)
+	if !ok {
 		return scalarFields(rows)
 	}
+	fields := presentFields(rows, kind)
 	if anyMeasured(rows, "local_cpu") {
 		fields = append(fields, cpuFields...)
 	}
@@ -101,19 +116,11 @@ func TableDefaults(rows []starlark.Value) []string {
 // test with units, counts and the latency distribution, then CPU figures,
 // flows and errors when any row has them.
 func RecordDefaults(rows []starlark.Value) []string {
-	var fields []string
-	switch outputKind(rows) {
-	case "rr":
-		fields = presentFields(rows, rrRecord)
-	case "crr":
-		fields = presentFields(rows, crrRecord)
-	case "stream":
-		fields = presentFields(rows, streamRecord)
-	case "mixed":
-		fields = presentFields(rows, mixedRecord)
-	default:
+	kind, ok := kindDefaults(rows, true)
+	if !ok {
 		return scalarFields(rows)
 	}
+	fields := presentFields(rows, kind)
 	if anyMeasured(rows, "local_cpu") {
 		fields = append(fields, append(cpuFields, "sd_units")...)
 	}

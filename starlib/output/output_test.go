@@ -21,6 +21,9 @@ func TestOutputGolden(t *testing.T) {
 		{"table_rr.txt", `table(rr)`},
 		// CRR has no burst column; a brand column appears when one is set.
 		{"table_crr_brand.txt", `table(branded)`},
+		// TCP_CC carries no data: no size columns.
+		{"table_cc.txt", `table(cc)`},
+		{"csv_cc.txt", `csv(cc)`},
 		// Several kinds: the common columns, units, and errors when any.
 		{"table_mixed.txt", `table(mixed)`},
 		// Chosen fields, dotted, a dict field and one missing from a dict.

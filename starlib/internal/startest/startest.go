@@ -106,5 +106,9 @@ func FixedResults() starlark.StringDict {
 			lossy,
 		}),
 		"one": rr("TCP_RR", 1, 1, 0, 17142.33, 55.5, 106.0, `say "hi" $HOME`),
+		"cc": starlark.NewList([]starlark.Value{
+			rr("TCP_CC", 0, 0, 0, 24012.5, 38.25, 95.5, ""),
+			rr("TCP_CC", 0, 0, 0, 23511.75, 39.0, 99.25, ""),
+		}),
 	}
 }
