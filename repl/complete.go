@@ -7,6 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/starlib"
+	"netscript/starlib/output"
 )
 
 // keywords of the Starlark language, completed like names.
@@ -100,7 +101,7 @@ func fieldCandidates(globals starlark.StringDict, obj, prefix string) []string {
 	}
 	if rest != "" {
 		var err error
-		if v, err = starlib.Field(v, rest); err != nil {
+		if v, err = output.Field(v, rest); err != nil {
 			return nil
 		}
 	}

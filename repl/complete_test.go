@@ -8,11 +8,12 @@ import (
 
 	"netscript/engine/result"
 	"netscript/starlib"
+	"netscript/starlib/script"
 )
 
 // TestComplete: what Tab offers for the text before the cursor.
 func TestComplete(t *testing.T) {
-	globals := starlib.Globals(nil)
+	globals := script.Globals(nil)
 	globals["r"] = starlib.NewResult(&result.Result{Test: "TCP_RR", Latency: &result.Latency{}})
 	globals["rates"] = starlark.NewList(nil)
 	cases := []struct {
@@ -23,7 +24,7 @@ func TestComplete(t *testing.T) {
 		absent       string
 	}{
 		// A builtin's name.
-		{"builtin", "tcp_c", "", []string{"tcp_crr"}, true, ""},
+		{"builtin", "tcp_c", "", []string{"tcp_cc", "tcp_crr"}, true, ""},
 		// Several names: all of them, globals and Starlark's own.
 		{"names", "r", "", []string{"r", "range", "rates", "repr", "return", "reversed"}, true, ""},
 		// Keyword options inside a workload's call, and only them.

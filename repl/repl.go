@@ -26,6 +26,7 @@ import (
 
 	"netscript/engine/client"
 	"netscript/starlib"
+	"netscript/starlib/script"
 )
 
 // Options adjust a session.
@@ -71,7 +72,7 @@ type session struct {
 // Run holds an interactive session on the terminal until Ctrl-D, and
 // returns the exit status (0).
 func Run(env *starlib.Env, o Options) int {
-	s := &session{env: env, globals: starlib.Globals(nil), history: o.HistoryFile}
+	s := &session{env: env, globals: script.Globals(nil), history: o.HistoryFile}
 	if s.history == "" {
 		s.history = HistoryPath()
 	}
@@ -82,7 +83,7 @@ func Run(env *starlib.Env, o Options) int {
 	s.opts = &opts
 
 	s.th = starlib.NewThread("repl", env, context.Background())
-	s.th.Load = starlib.LoadFunc(s.globals)
+	s.th.Load = script.LoadFunc(s.globals)
 
 	s.line = liner.NewLiner()
 	defer s.line.Close()
@@ -151,7 +152,7 @@ func (s *session) rep() error {
 		return nil // Ctrl-C (or Ctrl-D inside a statement) drops what was typed
 	case err != nil:
 		src := []byte(text.String())
-		fmt.Fprintln(s.env.Stderr, starlib.FormatError(err, func(string) []byte { return src }))
+		fmt.Fprintln(s.env.Stderr, script.FormatError(err, func(string) []byte { return src }))
 		return nil
 	}
 	if len(f.Stmts) == 0 {
@@ -178,6 +179,7 @@ func (s *session) exec(f *syntax.File, src []byte) {
 
 	var v starlark.Value
 	var err error
+	s.env.KeepSyntax(f) // parallel() freezes only the globals its branches use
 	if expr := soleExpr(f); expr != nil {
 		v, err = starlark.EvalExprOptions(f.Options, s.th, expr, s.globals)
 	} else {
@@ -199,7 +201,7 @@ func (s *session) exec(f *syntax.File, src []byte) {
 		}
 		fmt.Fprintln(s.env.Stderr, msg)
 	case err != nil:
-		fmt.Fprintln(s.env.Stderr, starlib.FormatError(err, func(string) []byte { return src }))
+		fmt.Fprintln(s.env.Stderr, script.FormatError(err, func(string) []byte { return src }))
 	case v != nil && v != starlark.None:
 		s.globals["_"] = v
 		fmt.Fprintln(s.env.Stdout, echo(v))

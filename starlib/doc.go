@@ -6,4 +6,9 @@
 // A script's builtins find their environment (the embedded loopback server,
 // the output streams, the cancellation context) through the Starlark
 // thread's locals; NewThread sets them up.
+//
+// What is not a builtin or a value lives in packages of its own below:
+// output lays results out as text, record is the run record format,
+// progress the terminal status line, embedded the embedded server process
+// and script the running of a whole script.
 package starlib

@@ -2,6 +2,7 @@ package starlib
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/netip"
@@ -10,9 +11,14 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/engine/auth"
+	"netscript/engine/client"
+	"netscript/engine/result"
 	"netscript/engine/server"
 	"netscript/engine/sock"
 	"netscript/engine/workload"
+	"netscript/starlib/embedded"
+	"netscript/starlib/progress"
 )
 
 // Env is what the builtins of one netscript process share: the embedded
@@ -25,7 +31,7 @@ type Env struct {
 	Stderr  io.Writer // warnings and progress
 
 	// Progress, if set, shows live progress of tests and iterations.
-	Progress Reporter
+	Progress progress.Reporter
 	// OnResult, if set, is given every result a test produces, including
 	// the partial one of a test cut short (--record keeps them).
 	OnResult ResultFunc
@@ -35,13 +41,40 @@ type Env struct {
 	// ServerCommand, if set, is how to start the embedded loopback server
 	// as a separate process: the netscript binary and "serve" (main sets
 	// it). Without it the embedded server runs inside this process, which
-	// is faster than a real server on one CPU; see child.
+	// is faster than a real server on one CPU; see embedded.Process.
 	ServerCommand []string
+
+	// Token, if set, is the secret every test proves to its server (and
+	// asks the server to prove), and the one the embedded server asks of
+	// this script's tests. main loads it from --token-file or
+	// $NETSCRIPT_TOKEN; nothing reads the environment after that.
+	Token auth.Token
+
+	syntax syntaxes // what ExecFile and KeepSyntax kept, for parallel()
 
 	mu       sync.Mutex
 	embedded *server.Server
-	proc     *child
+	proc     *embedded.Process
 	addrs    map[sock.Family]netip.AddrPort
+}
+
+// ResultFunc receives a test's result; err, if not nil, says why the test
+// was cut short and res is what it measured until then.
+type ResultFunc func(res *result.Result, err error)
+
+// resultMade hands a test's result to Env.OnResult: the whole result, or
+// the partial one of a test cut short. runSpec calls it for every test.
+func (e *Env) resultMade(res *result.Result, err error) {
+	if e.OnResult == nil {
+		return
+	}
+	var te *client.TestError
+	if res == nil && errors.As(err, &te) {
+		res = te.Partial
+	}
+	if res != nil {
+		e.OnResult(res, err)
+	}
 }
 
 // NewEnv returns an environment writing to the process's stdout and stderr.
@@ -62,7 +95,7 @@ func (e *Env) Embedded(fam sock.Family) (netip.AddrPort, error) {
 		return ap, nil
 	}
 	if e.embedded == nil {
-		e.embedded = server.New(server.Config{Version: e.Version, Threads: &e.Threads})
+		e.embedded = server.New(server.Config{Version: e.Version, Threads: &e.Threads, Token: e.Token})
 		e.addrs = map[sock.Family]netip.AddrPort{}
 	}
 	lo := sock.Loopback(fam)
@@ -83,18 +116,18 @@ func (e *Env) Embedded(fam sock.Family) (netip.AddrPort, error) {
 // embeddedProcess returns the address of the embedded server process,
 // starting it (again, if it died) when needed.
 func (e *Env) embeddedProcess(fam sock.Family) (netip.AddrPort, error) {
-	if e.proc != nil && !e.proc.alive() {
-		e.proc.close()
+	if e.proc != nil && !e.proc.Alive() {
+		e.proc.Close()
 		e.proc = nil
 	}
 	if e.proc == nil {
-		c, err := startChild(e.ServerCommand)
+		p, err := embedded.Start(e.ServerCommand, e.Token)
 		if err != nil {
 			return netip.AddrPort{}, err
 		}
-		e.proc = c
+		e.proc = p
 	}
-	ap, ok := e.proc.addrs[fam]
+	ap, ok := e.proc.Addr(fam)
 	if !ok {
 		return netip.AddrPort{}, fmt.Errorf("embedded server: no %s loopback address on this machine", fam)
 	}
@@ -110,7 +143,7 @@ func (e *Env) Close() error {
 		e.embedded = nil
 	}
 	if e.proc != nil {
-		e.proc.close()
+		e.proc.Close()
 		e.proc = nil
 	}
 	return nil
@@ -137,6 +170,20 @@ func NewThread(name string, env *Env, ctx context.Context) *starlark.Thread {
 // SetContext replaces the thread's cancellation context (the REPL gives each
 // statement its own).
 func SetContext(th *starlark.Thread, ctx context.Context) { th.SetLocal(localCtx, ctx) }
+
+// NewLoadThread returns the thread that runs a module th loads: the same
+// environment, cancellation context and print function; set its Load.
+func NewLoadThread(th *starlark.Thread, name string) *starlark.Thread {
+	child := &starlark.Thread{Name: name, Print: th.Print}
+	for _, k := range []string{localEnv, localCtx} {
+		child.SetLocal(k, th.Local(k))
+	}
+	return child
+}
+
+// Context returns the cancellation context of what th runs now (Ctrl-C
+// cancels it); context.Background() if it has none.
+func Context(th *starlark.Thread) context.Context { return ctxOf(th) }
 
 func envOf(th *starlark.Thread) (*Env, error) {
 	e, ok := th.Local(localEnv).(*Env)

@@ -8,27 +8,8 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/spec"
+	"netscript/starlib/output"
 )
-
-// workloadDoc says what one unit of work of each workload is.
-var workloadDoc = map[spec.Workload]string{
-	spec.TCPRR:     "a request and its response on one long-lived connection",
-	spec.TCPCRR:    "connect, request, response, close: a new connection per transaction",
-	spec.UDPRR:     "a request datagram and its response datagram",
-	spec.TCPStream: "bulk data, client to server",
-	spec.TCPMaerts: "bulk data, server to client",
-	spec.UDPStream: "datagrams client to server, with loss counted at both ends",
-}
-
-// workloadShort is the line help() gives each workload.
-var workloadShort = map[spec.Workload]string{
-	spec.TCPRR:     "request/response on one connection",
-	spec.TCPCRR:    "connect, request, response, close per transaction",
-	spec.UDPRR:     "request/response datagrams",
-	spec.TCPStream: "bulk data, client to server",
-	spec.TCPMaerts: "bulk data, server to client",
-	spec.UDPStream: "datagrams client to server, loss counted",
-}
 
 // outputDoc documents the builtins of this area.
 var outputDoc = map[string]string{
@@ -168,12 +149,12 @@ func Help(x starlark.Value) (string, error) {
 		if doc, ok := helpDocOf(v.Type()); ok {
 			return doc, nil
 		}
-		return fmt.Sprintf("a %s with fields %s", v.Type(), strings.Join(FieldNames(v), ", ")), nil
+		return fmt.Sprintf("a %s with fields %s", v.Type(), strings.Join(output.FieldNames(v), ", ")), nil
 	case starlark.HasAttrs:
 		if doc, ok := helpDocOf(helpModuleName(v)); ok {
 			return doc, nil
 		}
-		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(FieldNames(v), ", "))
+		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(output.FieldNames(v), ", "))
 		return strings.Join(wrapText(text, MailWidth-2), "\n"), nil
 	}
 	return fmt.Sprintf("a %s value: %s", x.Type(), x.String()), nil
@@ -182,7 +163,7 @@ func Help(x starlark.Value) (string, error) {
 // helpDocOf finds the documentation of a builtin by name: workloads from the
 // option table, then this area's and the statistics area's texts.
 func helpDocOf(name string) (string, bool) {
-	if w, err := spec.ParseWorkload(strings.ToUpper(name)); err == nil && w.Builtin() == name {
+	if w := workloadBuiltin(name); w != nil {
 		return workloadHelp(w), true
 	}
 	if d, ok := outputDoc[name]; ok {
@@ -213,10 +194,10 @@ func helpModuleName(v starlark.Value) string {
 
 // workloadHelp documents a workload builtin from the option table, so the
 // text never disagrees with what the builtin accepts.
-func workloadHelp(w spec.Workload) string {
+func workloadHelp(w *spec.Workload) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s(option=value, ...) -> result\n\n", w.Builtin())
-	intro := fmt.Sprintf("Runs one %s test (netperf -t %s): each transaction is %s. Every option is a keyword and may be left out.", w, w, workloadDoc[w])
+	fmt.Fprintf(&b, "%s(option=value, ...) -> result\n\n", w.Name)
+	intro := fmt.Sprintf("Runs one %s test (netperf -t %s): each transaction is %s. Every option is a keyword and may be left out.", w, w, w.Unit)
 	b.WriteString(strings.Join(wrapText(intro, MailWidth-2), "\n"))
 	b.WriteString("\n\nOptions:\n")
 	for _, o := range optionsFor(w) {
@@ -225,14 +206,14 @@ func workloadHelp(w spec.Workload) string {
 			fmt.Fprintf(&b, "      %s\n", line)
 		}
 	}
-	fmt.Fprintf(&b, "\nhelp(result) lists the fields of what it returns.\n  r = %s(duration=2)\n  print(r.throughput, r.units)", w.Builtin())
+	fmt.Fprintf(&b, "\nhelp(result) lists the fields of what it returns.\n  r = %s(duration=2)\n  print(r.throughput, r.units)", w.Name)
 	return b.String()
 }
 
 // Keywords lists the keyword arguments a builtin takes, for completion:
 // the options of a workload, the parameters of the others.
 func Keywords(builtin string) []string {
-	if w, err := spec.ParseWorkload(strings.ToUpper(builtin)); err == nil && w.Builtin() == builtin {
+	if w := workloadBuiltin(builtin); w != nil {
 		var names []string
 		for _, o := range optionsFor(w) {
 			names = append(names, o.name)
@@ -244,9 +225,16 @@ func Keywords(builtin string) []string {
 
 // KeywordOnly reports whether builtin takes keyword arguments only, as the
 // workloads do.
-func KeywordOnly(builtin string) bool {
-	w, err := spec.ParseWorkload(strings.ToUpper(builtin))
-	return err == nil && w.Builtin() == builtin
+func KeywordOnly(builtin string) bool { return workloadBuiltin(builtin) != nil }
+
+// workloadBuiltin returns the workload whose builtin is called name, or nil.
+func workloadBuiltin(name string) *spec.Workload {
+	for _, w := range spec.Workloads() {
+		if w.Name == name {
+			return w
+		}
+	}
+	return nil
 }
 
 // builtinParams are the parameters of the builtins that are not workloads
@@ -288,12 +276,12 @@ func helpIndex() string {
 	b.WriteString("Builtins (help(name) for more, such as help(tcp_rr)):\n")
 	for _, n := range names {
 		line := ""
-		if w, err := spec.ParseWorkload(strings.ToUpper(n)); err == nil && w.Builtin() == n {
-			line = fmt.Sprintf("%s test: %s", w, workloadShort[w])
+		if w := workloadBuiltin(n); w != nil {
+			line = fmt.Sprintf("%s test: %s", w, w.Short)
 		} else if short, ok := indexDoc[n]; ok {
 			line = short
 		} else if _, ok := pre[n].(starlark.HasAttrs); ok {
-			line = "module: " + strings.Join(FieldNames(pre[n]), ", ")
+			line = "module: " + strings.Join(output.FieldNames(pre[n]), ", ")
 		} else if doc, ok := helpDocOf(n); ok {
 			line = helpSummary(doc)
 		}

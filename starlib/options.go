@@ -14,55 +14,52 @@ import (
 	"netscript/engine/spec"
 )
 
-// option is one keyword option of the workload builtins: its name, which
-// workloads take it, its default as help() shows it, what it means, and how
-// it is stored in a Spec.
+// option is one keyword option of the workload builtins: its name, its
+// default as help() shows it, what it means, and how it is stored in a
+// Spec. Which workloads take it is the workload's to say
+// (spec.Workload.Accepts). A setter converts the Starlark value; the ranges
+// are spec.Validate's, so a setter refuses only what a Spec cannot tell
+// from an option left out (an explicit 0 for a size, a rate, an interval).
 type option struct {
-	name    string
-	applies func(spec.Workload) bool
-	def     string
-	doc     string
-	set     func(s *spec.Spec, v starlark.Value) error
+	name string
+	def  string
+	doc  string
+	set  func(s *spec.Spec, v starlark.Value) error
 }
 
-func all(spec.Workload) bool       { return true }
-func rrOnly(w spec.Workload) bool  { return w.RR() }
-func tcpOnly(w spec.Workload) bool { return !w.UDP() }
-func burstable(w spec.Workload) bool {
-	return w == spec.TCPRR || w == spec.UDPRR
-}
-func udpRR(w spec.Workload) bool { return w == spec.UDPRR }
+// anyInt is the range of toInt that leaves the bounds to spec.Validate.
+const anyInt = math.MaxInt32
 
 // options is the table of every workload option, in the order help() lists
 // them.
 var options = []option{
-	{"host", all, "embedded loopback server", "the server's control address (netperf -H)",
+	{"host", "embedded loopback server", "the server's control address (netperf -H)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Host, err = toString(v); return }},
-	{"port", all, fmt.Sprint(spec.DefaultControlPort), "the server's control port (netperf -p)",
-		func(s *spec.Spec, v starlark.Value) (err error) { s.Port, err = toInt(v, 1, 65535); return }},
-	{"duration", all, "10s", "length of the measured interval: seconds, or a string such as \"10s\", \"250ms\" (netperf -l)",
+	{"port", fmt.Sprint(spec.DefaultControlPort), "the server's control port (netperf -p)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Port, err = toInt(v, -anyInt, anyInt); return }},
+	{"duration", "10s", "length of the measured interval: seconds, or a string such as \"10s\", \"250ms\" (netperf -l)",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.Duration, err = toDuration(v)
-			if err == nil && s.Duration <= 0 {
-				err = fmt.Errorf("must be positive, got %v", s.Duration)
+			if err == nil && s.Duration == 0 {
+				err = fmt.Errorf("must be positive, got %v", s.Duration) // 0 would mean "by count"
 			}
 			return
 		}},
-	{"transactions", rrOnly, "none", "end after this many transactions (per flow, as each flow is one netperf) instead of after a duration (netperf -l -N)",
+	{"transactions", "none", "end after this many transactions (per flow, as each flow is one netperf) instead of after a duration (netperf -l -N)",
 		func(s *spec.Spec, v starlark.Value) error {
 			n, err := toInt(v, 1, math.MaxInt64)
 			s.Transactions = uint64(n)
 			return err
 		}},
-	{"request", rrOnly, "1", "request size in bytes (netperf -r req,)",
+	{"request", "1", "request size in bytes (netperf -r req,)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Request, err = toSize(v); return }},
-	{"response", rrOnly, "1", "response size in bytes (netperf -r ,resp)",
+	{"response", "1", "response size in bytes (netperf -r ,resp)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Response, err = toSize(v); return }},
-	{"burst", burstable, "0", "requests kept in flight beyond the first (netperf -b); use nodelay=True with TCP",
-		func(s *spec.Spec, v starlark.Value) (err error) { s.Burst, err = toInt(v, 0, spec.MaxBurst); return }},
-	{"nodelay", tcpOnly, "False", "TCP_NODELAY on both ends (netperf -D)",
+	{"burst", "0", "requests kept in flight beyond the first (netperf -b); use nodelay=True with TCP",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Burst, err = toInt(v, -anyInt, anyInt); return }},
+	{"nodelay", "False", "TCP_NODELAY on both ends (netperf -D)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.NoDelay, err = toBool(v); return }},
-	{"local", all, "kernel's choice", "source address to bind the data socket(s) to (netperf -- -L); a list gives each flow its own",
+	{"local", "kernel's choice", "source address to bind the data socket(s) to (netperf -- -L); a list gives each flow its own",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			if l, ok := v.(starlark.Indexable); ok && !isString(v) {
 				s.Locals, err = listOf(l, "an address", toString)
@@ -71,32 +68,32 @@ var options = []option{
 			s.Local, err = toString(v)
 			return
 		}},
-	{"local_port", all, "kernel's choice", "source port to bind (netperf -- -P port,); a list gives each flow its own",
+	{"local_port", "kernel's choice", "source port to bind (netperf -- -P port,); a list gives each flow its own",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			if l, ok := v.(starlark.Indexable); ok && !isString(v) {
-				s.LocalPorts, err = listOf(l, "a port", func(v starlark.Value) (int, error) { return toInt(v, 0, 65535) })
+				s.LocalPorts, err = listOf(l, "a port", func(v starlark.Value) (int, error) { return toInt(v, -anyInt, anyInt) })
 				return
 			}
-			s.LocalPort, err = toInt(v, 0, 65535)
+			s.LocalPort, err = toInt(v, -anyInt, anyInt)
 			return
 		}},
-	{"data_port", all, "server's choice", "the server's data port (netperf -- -P ,port); a list gives each flow its own (the server opens one endpoint per port)",
+	{"data_port", "server's choice", "the server's data port (netperf -- -P ,port); a list gives each flow its own (the server opens one endpoint per port)",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			if l, ok := v.(starlark.Indexable); ok && !isString(v) {
-				s.DataPorts, err = listOf(l, "a port", func(v starlark.Value) (int, error) { return toInt(v, 1, 65535) })
+				s.DataPorts, err = listOf(l, "a port", func(v starlark.Value) (int, error) { return toInt(v, -anyInt, anyInt) })
 				return
 			}
-			s.DataPort, err = toInt(v, 0, 65535)
+			s.DataPort, err = toInt(v, -anyInt, anyInt)
 			return
 		}},
-	{"flows", all, "1", fmt.Sprintf("this many connections (UDP: flows) in one test, set up first, started at one instant and "+
-		"measured over the same window, as N netperfs started together (up to %d for tcp_rr and tcp_crr, %d for the others); "+
-		"transactions, bytes and rate then apply to each flow; result.flows has each flow's figures", spec.MaxFlows, spec.MaxThreadFlows),
+	{"flows", "1", fmt.Sprintf("this many connections (UDP: flows) in one test, set up first, started at one instant and "+
+		"measured over the same window, as N netperfs started together (up to %d for %s, %d for the others); "+
+		"transactions, bytes and rate then apply to each flow; result.flows has each flow's figures", spec.MaxFlows, multiplexable(), spec.MaxThreadFlows),
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.Flows, err = toInt(v, math.MinInt32, math.MaxInt32)
 			return
 		}},
-	{"local_ports", crrOnly, "kernel's choice", "(lo, hi): walk source ports as netperf's TCP_CRR does: each flow starts at its own place " +
+	{"local_ports", "kernel's choice", "(lo, hi): walk source ports as netperf's TCP_CRR does: each flow starts at its own place " +
 		"in the range, binds the next port for every connection and skips a port still in use (counted in result.errors)",
 		func(s *spec.Spec, v starlark.Value) error {
 			l, ok := v.(starlark.Indexable)
@@ -114,10 +111,10 @@ var options = []option{
 			s.LocalPortRange = &spec.PortRange{Lo: lo, Hi: hi}
 			return nil
 		}},
-	{"client", all, "this process", "the control address (\"host\" or \"host:port\") of a `netscript serve` that runs the client side " +
+	{"client", "this process", "the control address (\"host\" or \"host:port\") of a `netscript serve` that runs the client side " +
 		"toward host and sends the result back, so one script drives tests between other machines",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Client, err = toString(v); return }},
-	{"family", all, "\"auto\"", "\"inet\", \"inet6\" or \"auto\" (netperf -4, -6)",
+	{"family", "\"auto\"", "\"inet\", \"inet6\" or \"auto\" (netperf -4, -6)",
 		func(s *spec.Spec, v starlark.Value) error {
 			str, err := toString(v)
 			if err != nil {
@@ -126,47 +123,41 @@ var options = []option{
 			s.Family, err = sock.ParseFamily(str)
 			return err
 		}},
-	{"timeout", udpRR, "1s", "how long to wait for a response before the transaction counts as lost",
+	{"timeout", "1s", "how long to wait for a response before the transaction counts as lost",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.Timeout, err = toDuration(v)
-			if err == nil && s.Timeout <= 0 {
-				err = fmt.Errorf("must be positive, got %v", s.Timeout)
-			}
 			return
 		}},
-	{"connect_timeout", all, "5s", "bound on connecting to the server at set-up",
+	{"connect_timeout", "5s", "bound on connecting to the server at set-up",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.ConnectTimeout, err = toDuration(v)
-			if err == nil && s.ConnectTimeout <= 0 {
-				err = fmt.Errorf("must be positive, got %v", s.ConnectTimeout)
-			}
 			return
 		}},
-	{"brand", all, "\"\"", "a tag carried into the result and every output (netperf -B)",
+	{"brand", "\"\"", "a tag carried into the result and every output (netperf -B)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Brand, err = toString(v); return }},
-	{"send_size", streams, "the send buffer (16384 TCP, 65507 UDP)", "bytes per send call (netperf -m); for tcp_maerts the server's sends",
+	{"send_size", "the send buffer (16384 TCP, 65507 UDP)", "bytes per send call (netperf -m); for tcp_maerts the server's sends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.SendSize, err = toSize(v); return }},
-	{"recv_size", streams, "the receive buffer", "bytes per receive call (netperf -M); for tcp_stream and udp_stream the server's receives",
+	{"recv_size", "the receive buffer", "bytes per receive call (netperf -M); for tcp_stream and udp_stream the server's receives",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RecvSize, err = toSize(v); return }},
-	{"bytes", streams, "none", "end after this many bytes sent instead of after a duration (netperf -l -N); an int or a string such as \"1G\"",
+	{"bytes", "none", "end after this many bytes sent instead of after a duration (netperf -l -N); an int or a string such as \"1G\"",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Bytes, err = toByteCount(v); return }},
-	{"fastopen", crrOnly, "False", "open each connection with TCP Fast Open: sendto(MSG_FASTOPEN) on the client, TCP_FASTOPEN on the listener (netperf -F); result.fastopen says what really happened",
+	{"fastopen", "False", "open each connection with TCP Fast Open: sendto(MSG_FASTOPEN) on the client, TCP_FASTOPEN on the listener (netperf -F); result.fastopen says what really happened",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.FastOpen, err = toBool(v); return }},
-	{"cpu_util", all, "False", "measure CPU utilisation and service demand on both ends (netperf -c -C), plus the CPU time of the test's own threads",
+	{"cpu_util", "False", "measure CPU utilisation and service demand on both ends (netperf -c -C), plus the CPU time of the test's own threads",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.CPUUtil, err = toBool(v); return }},
-	{"send_buffer", all, "kernel's default", "SO_SNDBUF of the client's data sockets (netperf -s); result.config shows what was granted",
+	{"send_buffer", "kernel's default", "SO_SNDBUF of the client's data sockets (netperf -s); result.config shows what was granted",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.SendBuffer, err = toBuffer(v); return }},
-	{"recv_buffer", all, "kernel's default", "SO_RCVBUF of the client's data sockets (netperf -s ,size)",
+	{"recv_buffer", "kernel's default", "SO_RCVBUF of the client's data sockets (netperf -s ,size)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RecvBuffer, err = toBuffer(v); return }},
-	{"remote_send_buffer", all, "kernel's default", "SO_SNDBUF of the server's data socket (netperf -S)",
+	{"remote_send_buffer", "kernel's default", "SO_SNDBUF of the server's data socket (netperf -S)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RemoteSendBuffer, err = toBuffer(v); return }},
-	{"remote_recv_buffer", all, "kernel's default", "SO_RCVBUF of the server's data socket (netperf -S ,size)",
+	{"remote_recv_buffer", "kernel's default", "SO_RCVBUF of the server's data socket (netperf -S ,size)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RemoteRecvBuffer, err = toBuffer(v); return }},
-	{"cpu", all, "not bound", "bind the client's data-path thread to this CPU (netperf -T cpu,)",
+	{"cpu", "not bound", "bind the client's data-path thread to this CPU (netperf -T cpu,)",
 		func(s *spec.Spec, v starlark.Value) error { return toCPU(v, &s.CPU) }},
-	{"remote_cpu", all, "not bound", "bind the server's data-path thread to this CPU (netperf -T ,cpu)",
+	{"remote_cpu", "not bound", "bind the server's data-path thread to this CPU (netperf -T ,cpu)",
 		func(s *spec.Spec, v starlark.Value) error { return toCPU(v, &s.RemoteCPU) }},
-	{"interval", all, "none", "take an interim sample every this many seconds, kept in result.interim and shown live on a terminal (netperf -D)",
+	{"interval", "none", "take an interim sample every this many seconds, kept in result.interim and shown live on a terminal (netperf -D)",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.Interval, err = toDuration(v)
 			if err == nil && s.Interval <= 0 {
@@ -174,7 +165,7 @@ var options = []option{
 			}
 			return
 		}},
-	{"rate", all, "as fast as possible", "pace transactions (or sends, for streams) to this many per second (netperf -w, -b)",
+	{"rate", "as fast as possible", "pace transactions (or sends, for streams) to this many per second (netperf -w, -b)",
 		func(s *spec.Spec, v starlark.Value) error {
 			f, ok := Number(v)
 			if !ok {
@@ -186,26 +177,12 @@ var options = []option{
 			s.Rate = f
 			return nil
 		}},
-	{"control", all, "True", "False: no control connection; talk straight to a standing endpoint at host:data_port (`netscript serve --data WORKLOAD:PORT`), as netperf -N",
+	{"control", "True", "False: no control connection; talk straight to a standing endpoint at host:data_port (`netscript serve --data WORKLOAD:PORT`), as netperf -N",
 		func(s *spec.Spec, v starlark.Value) error {
 			on, err := toBool(v)
 			s.NoControl = !on
 			return err
 		}},
-}
-
-func streams(w spec.Workload) bool { return w.Stream() }
-func crrOnly(w spec.Workload) bool { return w == spec.TCPCRR }
-
-// whyNot explains, for options that apply only to some workloads, why the
-// others do not take them.
-var whyNot = map[string]string{
-	"fastopen":  "it applies only to tcp_crr, which opens a connection per transaction",
-	"send_size": "it applies only to stream tests; request/response tests have request and response",
-	"recv_size": "it applies only to stream tests; request/response tests have request and response",
-	"bytes":     "it applies only to stream tests; request/response tests end by transactions",
-	"local_ports": "it applies only to tcp_crr, which opens a connection per transaction; " +
-		"give the other tests' flows their ports with a list for local_port",
 }
 
 // toByteCount reads a byte count: a positive int, or a string with a K, M,
@@ -235,10 +212,7 @@ func toByteCount(v starlark.Value) (uint64, error) {
 func toBuffer(v starlark.Value) (int, error) {
 	if i, ok := v.(starlark.Int); ok {
 		n, ok := i.Int64()
-		if !ok || n < 0 {
-			return 0, fmt.Errorf("must not be negative, got %s (0 keeps the kernel's default)", i)
-		}
-		if n > spec.MaxBuffer {
+		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
 			return 0, fmt.Errorf("must be at most %d bytes, got %s", spec.MaxBuffer, i)
 		}
 		return int(n), nil
@@ -248,22 +222,30 @@ func toBuffer(v starlark.Value) (int, error) {
 
 // toCPU reads a CPU number into *p.
 func toCPU(v starlark.Value, p **int) error {
-	n, err := toInt(v, math.MinInt32, math.MaxInt32)
+	n, err := toInt(v, -anyInt, anyInt)
 	if err != nil {
 		return err
-	}
-	if n < 0 {
-		return fmt.Errorf("must not be negative, got %d", n)
 	}
 	*p = &n
 	return nil
 }
 
+// multiplexable names the workloads whose many flows share epoll threads.
+func multiplexable() string {
+	var names []string
+	for _, w := range spec.Workloads() {
+		if w.Mux != nil {
+			names = append(names, w.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // optionsFor lists the options workload w takes.
-func optionsFor(w spec.Workload) []option {
+func optionsFor(w *spec.Workload) []option {
 	var out []option
 	for _, o := range options {
-		if o.applies(w) {
+		if w.Accepts(o.name) {
 			out = append(out, o)
 		}
 	}
@@ -272,10 +254,10 @@ func optionsFor(w spec.Workload) []option {
 
 // parseSpec builds a Spec for w from a builtin's arguments. Every error
 // names the option.
-func parseSpec(w spec.Workload, args starlark.Tuple, kwargs []starlark.Tuple) (spec.Spec, error) {
+func parseSpec(w *spec.Workload, args starlark.Tuple, kwargs []starlark.Tuple) (spec.Spec, error) {
 	s := spec.Default(w)
 	if len(args) > 0 {
-		return s, fmt.Errorf("takes keyword options only (for example %s(duration=2)), got %d positional argument(s)", w.Builtin(), len(args))
+		return s, fmt.Errorf("takes keyword options only (for example %s(duration=2)), got %d positional argument(s)", w.Name, len(args))
 	}
 	opts := optionsFor(w)
 	seen := map[string]bool{}
@@ -294,7 +276,7 @@ func parseSpec(w spec.Workload, args starlark.Tuple, kwargs []starlark.Tuple) (s
 			continue // None keeps the default
 		}
 		if err := o.set(&s, kv[1]); err != nil {
-			return s, &spec.OptionError{Option: name, Msg: err.Error()}
+			return s, &spec.OptionError{Option: name, Err: err}
 		}
 		if name == "duration" {
 			durationGiven = true
@@ -316,14 +298,12 @@ func findOption(opts []option, name string) (option, bool) {
 }
 
 // unknownOption explains a name the workload does not take: a near miss is
-// suggested, and an option of another workload is called that.
-func unknownOption(w spec.Workload, name string, opts []option) error {
+// suggested, and an option of another workload is called that, with the
+// workloads that take it.
+func unknownOption(w *spec.Workload, name string, opts []option) error {
 	for _, o := range options {
 		if o.name == name {
-			if why, ok := whyNot[name]; ok {
-				return fmt.Errorf("option %s does not apply to %s: %s", name, w.Builtin(), why)
-			}
-			return fmt.Errorf("option %s does not apply to %s", name, w.Builtin())
+			return fmt.Errorf("option %s %w", name, &spec.NotApplicableError{Option: name, Workload: w})
 		}
 	}
 	var names []string
@@ -339,7 +319,7 @@ func unknownOption(w spec.Workload, name string, opts []option) error {
 	if best != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", best)
 	}
-	return fmt.Errorf("%s; %s takes: %s", msg, w.Builtin(), strings.Join(names, ", "))
+	return fmt.Errorf("%s; %s takes: %s", msg, w.Name, strings.Join(names, ", "))
 }
 
 func editDistance(a, b string) int {

@@ -31,8 +31,17 @@ their figures cover the same window: a bulk tcp_stream beside a tcp_rr
 probe measures latency under load. A branch that ends stops counting, so
 the others never wait for it. An error in one branch stops the others and
 is reported with the branch's index.
+
+The branches run at once, so what they share is frozen before they start,
+as Starlark shares values between threads: the globals their functions
+use (and those of the functions these call), the variables they close
+over and their default values. Reading them is fine; changing one in a
+branch (shared.append(x)) is an error, "cannot append to frozen list",
+and the value stays frozen after parallel() returns. Globals no branch
+uses stay as they were. Have each branch return what it makes:
   bulk, probe = parallel([lambda: tcp_stream(duration=10),
-                          lambda: tcp_rr(duration=10)])`,
+                          lambda: tcp_rr(duration=10)])
+  rows.append(probe.latency.p99)   # fine: no branch uses rows`,
 	"aggregate": `aggregate(results) -> result
 
 Combines results of one workload kind as if they were the flows of one
@@ -188,6 +197,8 @@ func parallelBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, err
 	}
+	// The branches run at once: what they share must be frozen first.
+	freezeShared(env, fns)
 	ctx, cancel := context.WithCancel(ctxOf(th))
 	defer cancel()
 	g := &group{active: len(fns)}
@@ -197,9 +208,19 @@ func parallelBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	var mu sync.Mutex
 	failed := -1 // the branch that failed first
 	var wg sync.WaitGroup
+	printer := th.Print
+	if printer != nil {
+		// One line at a time, whatever the writer.
+		var printMu sync.Mutex
+		printer = func(t *starlark.Thread, msg string) {
+			printMu.Lock()
+			defer printMu.Unlock()
+			th.Print(t, msg)
+		}
+	}
 	for i := range fns {
 		bt := NewThread(fmt.Sprintf("%s/%d", th.Name, i), env, ctx)
-		bt.Print, bt.Load = th.Print, th.Load
+		bt.Print, bt.Load = printer, th.Load
 		bt.SetLocal(localGroup, g)
 		bt.SetLocal(localBranch, i)
 		if r := th.Local(localReporter); r != nil {
@@ -247,7 +268,7 @@ func branchError(i int, err error) error {
 	msg := err.Error()
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
-		msg = ee.Msg
+		msg = frozenHint(ee.Msg, ee)
 	}
 	return &BranchError{Branch: i, Msg: msg, Err: err}
 }

@@ -2,16 +2,21 @@ package starlib
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarktest"
 
+	"netscript/engine/agent"
 	"netscript/engine/client"
 	"netscript/engine/server"
+	"netscript/starlib/output"
 )
 
 // cancelOnWork is a progress Reporter that cancels the script at the first
@@ -75,7 +80,7 @@ parallel([lambda: tcp_rr(duration = 30), late, lambda: udp_rr(duration = 30)])
 func TestParallelClients(t *testing.T) {
 	var addrs []string
 	for i := 0; i < 2; i++ {
-		srv := server.New(server.Config{Version: "test"})
+		srv := server.New(server.Config{Version: "test", Agent: &agent.Agent{}})
 		a, err := srv.Listen("127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -104,16 +109,16 @@ rs = parallel([
 	for i := 0; i < rs.Len(); i++ {
 		r := rs.Index(i)
 		for _, f := range []string{"transactions", "remote.transactions", "start"} {
-			if _, err := Field(r, f); err != nil {
+			if _, err := output.Field(r, f); err != nil {
 				t.Fatal(err)
 			}
 		}
-		v, _ := Field(r, "start")
+		v, _ := output.Field(r, "start")
 		s, _ := Number(v)
-		v, _ = Field(r, "elapsed")
+		v, _ = output.Field(r, "elapsed")
 		e, _ := Number(v)
 		starts, ends = append(starts, s), append(ends, s+e)
-		c, _ := Field(r, "config.client")
+		c, _ := output.Field(r, "config.client")
 		if want := []string{addrs[0], addrs[1], ""}[i]; c.(starlark.String) != starlark.String(want) {
 			t.Errorf("result %d: config.client %v, want %q", i, c, want)
 		}
@@ -125,5 +130,105 @@ rs = parallel([
 				t.Errorf("result %d started %v after result %d ended", i, time.Duration((s-e)*1e9), j)
 			}
 		}
+	}
+}
+
+// execShared runs code as netscript runs a script (ExecFile, which keeps
+// its syntax) or, with fallback, through starlark.ExecFileOptions, whose
+// functions parallel() knows nothing of; assert.star can be loaded.
+func execShared(t *testing.T, code string, fallback bool) (starlark.StringDict, error) {
+	t.Helper()
+	th, _ := newTestThread(t)
+	th.Load = func(_ *starlark.Thread, module string) (starlark.StringDict, error) {
+		if module == "assert.star" {
+			return starlarktest.LoadAssertModule()
+		}
+		return nil, fmt.Errorf("no module %s here", module)
+	}
+	if fallback {
+		return starlark.ExecFileOptions(FileOptions(), th, "p.star", code, Predeclared())
+	}
+	return ExecFile(th, "p.star", code, Predeclared())
+}
+
+// TestParallelFreezesShared: branches that change a value they share fail
+// with Starlark's own frozen-value error, with the branch's index and the
+// line that tried, and the value is unchanged. Run under -race: without
+// the freezing the appends race in list_append.
+func TestParallelFreezesShared(t *testing.T) {
+	cases := []struct {
+		name, code string
+		want       *regexp.Regexp
+	}{
+		// A global list, from a def and from a lambda.
+		{"global list", `
+shared = []
+def add():
+    shared.append(1)
+parallel([add, lambda: shared.append(2), add])
+`, regexp.MustCompile(`^parallel: branch [0-2]: append: cannot append to frozen list \(p\.star:(4:18|5:37): the branches of parallel\(\) share this value, so it is frozen; return what a branch makes instead\)$`)},
+		// A list a function's lambdas close over.
+		{"closure", `
+shared = None
+def run():
+    acc = []
+    parallel([lambda: acc.append(1), lambda: acc.extend([2])])
+run()
+`, regexp.MustCompile(`^parallel: branch [01]: (append: cannot append to|extend: cannot extend) frozen list \(p\.star:5:`)},
+		// A dict, changed by assignment, reached through a function that
+		// the branch calls.
+		{"dict through a call", `
+shared = {}
+def put(k):
+    shared[k] = 1
+parallel([lambda: put("a"), lambda: put("b")])
+`, regexp.MustCompile(`^parallel: branch [01]: cannot insert into frozen hash table \(p\.star:4:11: `)},
+	}
+	for _, c := range cases {
+		for _, fallback := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/fallback=%v", c.name, fallback), func(t *testing.T) {
+				g, err := execShared(t, c.code, fallback)
+				var ee *starlark.EvalError
+				if !errors.As(err, &ee) || !c.want.MatchString(ee.Msg) {
+					t.Fatalf("got %v\nwant %s", err, c.want)
+				}
+				var be *BranchError
+				if !errors.As(err, &be) {
+					t.Errorf("%v is no BranchError", err)
+				}
+				if n := starlark.Len(g["shared"]); n > 0 {
+					t.Errorf("shared was changed: %v", g["shared"])
+				}
+			})
+		}
+	}
+}
+
+// TestParallelSharedReads: the usual patterns still work: lambdas calling
+// workloads with options from shared globals, branches iterating one
+// shared list at once, a function called by name; and the script goes on
+// changing the globals no branch used. What a branch used stays frozen.
+func TestParallelSharedReads(t *testing.T) {
+	code := `
+load("assert.star", "assert")
+target = {"transactions": 20}
+sizes = [1, 64]
+rows = []
+def probe():
+    return [tcp_rr(request = s, response = s, **target).config.request for s in sizes]
+for n in [1, 2]:
+    bulk, sized, again = parallel([lambda: tcp_stream(duration = 0.1, flows = n), probe, probe])
+    rows.append((n, bulk.test, bulk.config.flows, sized, again))
+assert.eq(rows, [(1, "TCP_STREAM", 1, [1, 64], [1, 64]), (2, "TCP_STREAM", 2, [1, 64], [1, 64])])
+rows.append("still mutable")
+assert.fails(lambda: sizes.append(3), "cannot append to frozen list")
+assert.fails(lambda: target.update(brand = "x"), "frozen")
+`
+	if _, err := execShared(t, code, false); err != nil {
+		var ee *starlark.EvalError
+		if errors.As(err, &ee) {
+			t.Fatal(ee.Backtrace())
+		}
+		t.Fatal(err)
 	}
 }

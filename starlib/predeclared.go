@@ -20,7 +20,7 @@ func Predeclared() starlark.StringDict {
 
 // addWorkloads adds one builtin per workload.
 func addWorkloads(d starlark.StringDict) {
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
-		d[w.Builtin()] = workloadBuiltin(w)
+	for _, w := range spec.Workloads() {
+		d[w.Name] = newWorkloadBuiltin(w)
 	}
 }

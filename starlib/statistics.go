@@ -10,6 +10,7 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/stats"
+	"netscript/starlib/output"
 )
 
 // addStatistics adds confidence(), compare() and the stats module.
@@ -252,8 +253,8 @@ func metricValue(who string, ret starlark.Value, metric string, explicit bool) (
 		}
 		return 0, fmt.Errorf("%s returned a %s; it must return a number or a result", who, ret.Type())
 	}
-	have := NumericFields(ret)
-	f, err := Field(ret, metric)
+	have := output.NumericFields(ret)
+	f, err := output.Field(ret, metric)
 	if err != nil {
 		return 0, fmt.Errorf("metric %q: the %s %s returned has no such field; its numeric fields are %s", metric, ret.Type(), who, listOrNone(have))
 	}
@@ -304,8 +305,8 @@ func optionalNumber(v starlark.Value, name string) (float64, bool) {
 	if !hasFields(v) {
 		return 0, false
 	}
-	f, err := attr(v, name)
-	if err != nil || f == nil {
+	f, err := output.Field(v, name)
+	if err != nil {
 		return 0, false
 	}
 	x, ok := Number(f)
@@ -347,8 +348,8 @@ func unitsOf(v starlark.Value, metric string) string {
 	if _, ok := v.(starlark.HasAttrs); !ok {
 		return ""
 	}
-	u, err := attr(v, "units")
-	if err != nil || u == nil {
+	u, err := output.Field(v, "units")
+	if err != nil {
 		return ""
 	}
 	s, _ := starlark.AsString(u)

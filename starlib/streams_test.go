@@ -10,6 +10,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/client"
+	"netscript/starlib/output"
 )
 
 // TestFastOpenWarning: when the server's kernel lacks Fast Open's server
@@ -101,7 +102,7 @@ func TestInterimHook(t *testing.T) {
 
 func mustField(t *testing.T, v starlark.Value, name string) starlark.Value {
 	t.Helper()
-	f, err := Field(v, name)
+	f, err := output.Field(v, name)
 	if err != nil {
 		t.Fatal(err)
 	}

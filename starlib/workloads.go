@@ -5,21 +5,22 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/engine/agent"
 	"netscript/engine/client"
 	"netscript/engine/result"
 	"netscript/engine/spec"
 )
 
-// workloadBuiltin returns the builtin that runs workload w.
-func workloadBuiltin(w spec.Workload) *starlark.Builtin {
-	return starlark.NewBuiltin(w.Builtin(), func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+// newWorkloadBuiltin returns the builtin that runs workload w.
+func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
+	return starlark.NewBuiltin(w.Name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		s, err := parseSpec(w, args, kwargs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+			return nil, fmt.Errorf("%s: %w", b.Name(), advise(err, w))
 		}
 		res, err := runSpec(th, s)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+			return nil, fmt.Errorf("%s: %w", b.Name(), advise(err, w))
 		}
 		return NewResult(res), nil
 	})
@@ -31,12 +32,12 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env), Interim: interimOf(env), Gate: gateOf(th)}
+	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env), Interim: interimOf(env), Gate: gateOf(th), Token: env.Token}
 	if s.Client != "" {
 		// A daemon runs the client side: nothing runs here but the
 		// conversation with it.
 		opt.Progress, opt.Interim = nil, nil
-		res, err := client.RunRemote(ctxOf(th), s, opt)
+		res, err := agent.Run(ctxOf(th), s, opt)
 		env.resultMade(res, err)
 		warn(env, s.Workload, res)
 		return res, err
@@ -62,11 +63,11 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 
 // warn writes to stderr what a user must know before trusting a result: a
 // Fast Open test in which Fast Open could not work.
-func warn(env *Env, w spec.Workload, res *result.Result) {
+func warn(env *Env, w *spec.Workload, res *result.Result) {
 	if res == nil || res.FastOpen == nil || res.FastOpen.Note == "" || env.Stderr == nil {
 		return
 	}
-	fmt.Fprintf(env.Stderr, "netscript: warning: %s: fastopen: %s\n", w.Builtin(), res.FastOpen.Note)
+	fmt.Fprintf(env.Stderr, "netscript: warning: %s: fastopen: %s\n", w.Name, res.FastOpen.Note)
 }
 
 // NewResult wraps a result as a Starlark value.

@@ -62,16 +62,15 @@ func run(args []string) int {
 		return exitUsage
 	}
 	// The token (--token-file, else $NETSCRIPT_TOKEN) is checked before
-	// anything runs, and passed on through the environment, so every client
-	// of the script and its embedded server see the same one.
+	// anything runs and handed to the script's environment, which passes it
+	// to every test it runs and to its embedded server; this process's own
+	// environment stays as it was.
 	tok, err := auth.LoadToken(o.tokenFile)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
 	}
-	if tok != nil {
-		os.Setenv(auth.EnvToken, string(tok))
-	}
+	o.token = tok
 	if o.code == nil && len(rest) > 0 {
 		switch rest[0] {
 		case "replay":
@@ -84,7 +83,7 @@ func run(args []string) int {
 			return show(rest[1:])
 		}
 	}
-	return script(o, rest)
+	return scriptCommand(o, rest)
 }
 
 // flags are the options before the script (or -c) that say how to run it.
@@ -93,7 +92,8 @@ type flags struct {
 	record string  // write a record of the run to this file
 	code   *string // -c CODE
 
-	tokenFile string // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
+	tokenFile string     // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
+	token     auth.Token // loaded from tokenFile or $NETSCRIPT_TOKEN before anything runs
 }
 
 // parseFlags reads flags up to the first argument that is not one (the

@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"netscript/engine/sysinfo"
-	"netscript/starlib"
+	"netscript/starlib/record"
+	"netscript/starlib/script"
 )
 
 // replay runs a recorded script again with its recorded args (NAME=VALUE
@@ -17,12 +18,12 @@ func replay(o flags, args []string) int {
 		fmt.Fprintln(os.Stderr, "netscript: replay needs a record file: netscript replay RUN.json [NAME=VALUE ...]")
 		return exitUsage
 	}
-	run, err := starlib.ReadRun(args[0])
+	run, err := record.ReadRun(args[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
 	}
-	override, err := starlib.ParseArgs(args[1:])
+	override, err := script.ParseArgs(args[1:])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
@@ -34,11 +35,11 @@ func replay(o flags, args []string) int {
 	for k, v := range override {
 		kv[k] = v
 	}
-	sc := &starlib.Script{Name: run.Script.Name, Src: []byte(run.Script.Text), Args: kv}
+	sc := &script.Script{Name: run.Script.Name, Src: []byte(run.Script.Text), Args: kv}
 	code, results := runScript(sc, o)
 
 	fmt.Printf("\nreplay of %s, which recorded\n  %s\n", args[0], strings.ReplaceAll(run.Summary(), "\n", "\n  "))
-	changes := starlib.EnvChanges(run.Env, sysinfo.Collect(version, commit))
+	changes := record.EnvChanges(run.Env, sysinfo.Collect(version, commit))
 	if len(changes) == 0 {
 		fmt.Println("same machine settings as recorded")
 	} else {
@@ -50,7 +51,7 @@ func replay(o flags, args []string) int {
 	if len(override) > 0 {
 		fmt.Printf("args changed for this replay: %v\n", override)
 	}
-	t, err := starlib.ReplayTable(run.Results, results)
+	t, err := record.ReplayTable(run.Results, results)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitScriptError
@@ -70,7 +71,7 @@ func show(args []string) int {
 		fmt.Fprintln(os.Stderr, "netscript: show needs one record file: netscript show RUN.json")
 		return exitUsage
 	}
-	run, err := starlib.ReadRun(args[0])
+	run, err := record.ReadRun(args[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage

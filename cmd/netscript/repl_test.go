@@ -345,6 +345,35 @@ func TestREPLHistoryHome(t *testing.T) {
 	}
 }
 
+// TestREPLParallel: in a session, parallel() freezes what its branches
+// share and nothing else: a statement that names a list around the call
+// still changes it, a branch that changes a shared list fails with the
+// frozen-value error, and the session goes on.
+func TestREPLParallel(t *testing.T) {
+	p := startREPL(t, "HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir())
+	p.prompt()
+	p.send("rows = []\r")
+	p.prompt()
+	p.send("rows.extend(parallel([lambda: 1, lambda: 2]))\r")
+	p.prompt()
+	p.send("rows\r")
+	if got := p.prompt(); !strings.Contains(got, "[1, 2]") {
+		t.Errorf("rows after parallel(): %q", got)
+	}
+	p.send("parallel([lambda: rows.append(3)])\r")
+	if got := p.prompt(); !strings.Contains(got, "parallel: branch 0: append: cannot append to frozen list") {
+		t.Errorf("a branch changing rows: %q", got)
+	}
+	p.send("len(rows)\r")
+	if got := p.prompt(); !strings.Contains(got, "2") {
+		t.Errorf("rows after the failed branch: %q", got)
+	}
+	p.send("\x04")
+	if err := p.cmd.Wait(); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+}
+
 // TestStdinNotTerminal: with stdin not a terminal, netscript reads it as a
 // script instead of opening a session.
 func TestStdinNotTerminal(t *testing.T) {

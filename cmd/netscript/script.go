@@ -17,18 +17,21 @@ import (
 	"netscript/engine/client"
 	"netscript/repl"
 	"netscript/starlib"
+	"netscript/starlib/progress"
+	"netscript/starlib/record"
+	"netscript/starlib/script"
 )
 
-// script runs a file, a -c snippet, or stdin; with neither and a terminal
-// on stdin and stdout, the interactive session.
-func script(o flags, args []string) int {
-	var sc *starlib.Script
+// scriptCommand runs a file, a -c snippet, or stdin; with neither and a
+// terminal on stdin and stdout, the interactive session.
+func scriptCommand(o flags, args []string) int {
+	var sc *script.Script
 	switch {
 	case o.code != nil:
-		sc = &starlib.Script{Name: "<command-line>", Src: []byte(*o.code)}
+		sc = &script.Script{Name: "<command-line>", Src: []byte(*o.code)}
 	case len(args) > 0:
 		var err error
-		if sc, err = starlib.ReadScript(args[0]); err != nil {
+		if sc, err = script.ReadScript(args[0]); err != nil {
 			fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 			return exitUsage
 		}
@@ -48,9 +51,9 @@ func script(o flags, args []string) int {
 			fmt.Fprintf(os.Stderr, "netscript: read stdin: %v\n", err)
 			return exitUsage
 		}
-		sc = &starlib.Script{Name: "<stdin>", Src: src}
+		sc = &script.Script{Name: "<stdin>", Src: src}
 	}
-	kv, err := starlib.ParseArgs(args)
+	kv, err := script.ParseArgs(args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
@@ -65,13 +68,14 @@ func script(o flags, args []string) int {
 func newEnv(o flags) *starlib.Env {
 	env := starlib.NewEnv(version)
 	env.Commit = commit
+	env.Token = o.token
 	// The embedded server is this same binary in another process, so its
 	// figures are those of a separately started `netscript serve`.
 	if exe, err := os.Executable(); err == nil {
 		env.ServerCommand = []string{exe, "serve"}
 	}
 	if !o.quiet && isTerminal(os.Stderr) {
-		env.Progress = starlib.NewTermProgress(os.Stderr, termWidth(os.Stderr))
+		env.Progress = progress.NewTermProgress(os.Stderr, termWidth(os.Stderr))
 	}
 	return env
 }
@@ -80,7 +84,7 @@ func newEnv(o flags) *starlib.Env {
 // produced. With --record, the record file is opened before anything runs
 // (so a path that cannot be written costs no measurement) and written at
 // the end, whatever the end was.
-func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
+func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 	var out *os.File
 	if o.record != "" {
 		f, err := os.OpenFile(o.record, os.O_WRONLY|os.O_CREATE, 0o644)
@@ -94,11 +98,11 @@ func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
 
 	env := newEnv(o)
 	defer env.Close()
-	var rec starlib.Recorder
+	var rec record.Recorder
 	env.OnResult = rec.Add
-	var run *starlib.Run
+	var run *record.Run
 	if out != nil {
-		run = starlib.NewRun(sc, env.SysInfo())
+		run = record.NewRun(sc, env.SysInfo())
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -108,7 +112,7 @@ func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
 		cancel()
 		th.Cancel("interrupted")
 	})
-	_, err := starlib.Exec(th, sc)
+	_, err := script.Exec(th, sc)
 	signal.Reset(os.Interrupt, syscall.SIGTERM)
 
 	code := exitOK
@@ -118,16 +122,16 @@ func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
 		reportInterrupt(os.Stderr, err)
 	case err != nil:
 		code = exitScriptError
-		fmt.Fprintf(os.Stderr, "netscript: %s\n", starlib.FormatError(err, sc.Source()))
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, sc.Source()))
 	}
 	results := rec.Results()
 	if run != nil {
 		run.End, run.Results = time.Now(), results
 		switch code {
 		case exitInterrupted:
-			run.Status = starlib.RunInterrupted
+			run.Status = record.RunInterrupted
 		case exitScriptError:
-			run.Status, run.Error = starlib.RunError, err.Error()
+			run.Status, run.Error = record.RunError, err.Error()
 		}
 		if werr := writeRun(out, run); werr != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, werr)
@@ -140,7 +144,7 @@ func runScript(sc *starlib.Script, o flags) (int, []starlib.RunResult) {
 }
 
 // writeRun replaces the contents of f with the record.
-func writeRun(f *os.File, run *starlib.Run) error {
+func writeRun(f *os.File, run *record.Run) error {
 	if err := f.Truncate(0); err != nil {
 		return err
 	}

@@ -11,12 +11,14 @@ import (
 	"strings"
 	"syscall"
 
+	"netscript/engine/agent"
 	"netscript/engine/auth"
 	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/server"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
+	"netscript/starlib/embedded"
 )
 
 // listFlag collects a repeatable string flag.
@@ -37,7 +39,7 @@ func serve(args []string) int {
 	tokenFile := fs.String("token-file", "", "a file holding the secret clients must prove they hold (else $"+auth.EnvToken+"; neither: anyone may use the server)")
 	lim := limits.Default()
 	lim.Register(fs)
-	embeddedFD := fs.Int("embedded-fd", -1, "(internal) serve as a script's embedded server, reporting its addresses on this descriptor")
+	embeddedFD := fs.Int("embedded-fd", -1, "(internal) serve as a script's embedded server, taking its token from and reporting its addresses on this descriptor")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -52,6 +54,18 @@ func serve(args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
 		return exitUsage
 	}
+	if *embeddedFD >= 0 {
+		// A script's own server: its token comes from the script, on fd.
+		err := embedded.Serve(*embeddedFD, listen, func(tok auth.Token) *server.Server {
+			return server.New(server.Config{Version: version, Commit: commit, Threads: &workload.Threads{},
+				Log: io.Discard, Limits: embedded.Limits(lim), Token: tok}) // the script reports every failure itself
+		})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
+	}
 	tok, err := auth.LoadToken(*tokenFile)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
@@ -60,16 +74,12 @@ func serve(args []string) int {
 	if st, err := os.Stat(*tokenFile); err == nil && st.Mode().Perm()&0o077 != 0 {
 		fmt.Fprintf(os.Stderr, "netscript serve: warning: other users can read the token file %s (chmod 600 %s)\n", *tokenFile, *tokenFile)
 	}
-	var logTo io.Writer = os.Stderr
-	if *embeddedFD >= 0 {
-		logTo = io.Discard // the script reports every failure itself
-		lim = embeddedLimits(lim)
-	}
-	srv := server.New(server.Config{Version: version, Commit: commit, Threads: &workload.Threads{}, Log: logTo, Limits: lim, Token: tok})
+	th := &workload.Threads{}
+	// The daemon runs the client side of tests for scripts (client=)
+	// within its own bounds, proving the same token to their servers.
+	ag := &agent.Agent{Threads: th, Token: tok, Limits: lim}
+	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag})
 	defer srv.Close()
-	if *embeddedFD >= 0 {
-		return serveEmbedded(srv, listen, *embeddedFD)
-	}
 	for _, a := range listen {
 		addr, err := srv.Listen(a)
 		if err != nil {
@@ -97,7 +107,7 @@ func serve(args []string) int {
 		}
 		if !*quiet {
 			fmt.Fprintf(os.Stderr, "netscript serve: standing %s endpoint on %s (no control connection: use control=False, data_port=%d)\n",
-				cfg.Workload.Builtin(), addr, addr.Port())
+				cfg.Workload.Name, addr, addr.Port())
 		}
 	}
 	ch := make(chan os.Signal, 1)
@@ -124,9 +134,9 @@ func parseData(v string) (server.DataConfig, error) {
 	if !ok || where == "" {
 		return cfg, fmt.Errorf("want WORKLOAD:PORT or WORKLOAD:ADDR:PORT, e.g. tcp_rr:12345")
 	}
-	w, err := spec.ParseWorkload(strings.ToUpper(name))
+	w, err := spec.LookupWorkload(name)
 	if err != nil {
-		return cfg, fmt.Errorf("unknown workload %q (tcp_rr, tcp_crr, udp_rr, tcp_stream, tcp_maerts, udp_stream)", name)
+		return cfg, fmt.Errorf("unknown workload %q (%s)", name, strings.Join(spec.WorkloadNames(), ", "))
 	}
 	cfg.Workload = w
 	if port, err := strconv.Atoi(where); err == nil {
@@ -158,57 +168,4 @@ func parseData(v string) (server.DataConfig, error) {
 		}
 	}
 	return cfg, nil
-}
-
-// embeddedLimits are the bounds of a script's embedded server: it serves
-// only that script, on loopback, so it refuses nothing the script itself
-// may ask for (a long test, a large message, many tests at once); only
-// how long a connection may take to ask for a test stays.
-func embeddedLimits(l limits.Limits) limits.Limits {
-	l.MaxDuration = spec.MaxDuration
-	l.MaxMessage = spec.MaxMessage
-	l.MaxBuffer = spec.MaxBuffer
-	l.MaxFlows = 1 << 20
-	l.MaxTests, l.MaxTestsPerClient = 1<<20, 1<<20
-	l.MaxConnRate = 1 << 40
-	l.MaxPending = 1 << 20
-	l.DataPorts = limits.PortRange{Lo: 1, Hi: 65535}
-	return l
-}
-
-// serveEmbedded runs the server as a script's embedded loopback server: it
-// listens on every address it can (IPv6 loopback may be missing), tells the
-// parent on fd which ones as "FAMILY ADDR:PORT" lines and "ready", and
-// serves until the parent ends it. The parent started it in its own process
-// group with a death signal, so it never outlives the script.
-func serveEmbedded(srv *server.Server, listen []string, fd int) int {
-	out := os.NewFile(uintptr(fd), "embedded")
-	if out == nil {
-		return exitUsage
-	}
-	listened := 0
-	for _, a := range listen {
-		addr, err := srv.Listen(a)
-		if err != nil {
-			continue
-		}
-		ap := netip.MustParseAddrPort(addr.String())
-		fam := "inet"
-		if ap.Addr().Is6() && !ap.Addr().Is4In6() {
-			fam = "inet6"
-		}
-		fmt.Fprintf(out, "%s %s\n", fam, ap)
-		listened++
-	}
-	if listened == 0 {
-		fmt.Fprintln(os.Stderr, "netscript serve: embedded server could not listen")
-		return exitUsage
-	}
-	fmt.Fprintln(out, "ready")
-	out.Close()
-	signal.Ignore(os.Interrupt)
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGTERM)
-	<-ch
-	return exitOK
 }

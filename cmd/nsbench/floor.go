@@ -24,20 +24,26 @@ import (
 //
 //	nsbench floor serve PORT       on 127.0.0.1: PORT tcp echo, PORT+1 tcp
 //	                               sink, PORT+2 tcp connect/request/response/
-//	                               close (server closes first), PORT udp echo
-//	nsbench floor rr|crr|udprr HOST PORT SECONDS   prints transactions/s
-//	nsbench floor stream HOST PORT SECONDS [SIZE]  prints 10^6 bits/s
+//	                               close (server closes first), PORT+3 tcp
+//	                               connect/close (TCP_CC: the server accepts
+//	                               and closes first), PORT udp echo
+//	nsbench floor rr|crr|cc|udprr HOST PORT SECONDS   prints transactions/s
+//	nsbench floor stream HOST PORT SECONDS [SIZE]     prints 10^6 bits/s
 //
 // Requests and responses are one byte; stream messages SIZE (16384) bytes.
+// pingpong has no TCP_CC; its row compares netscript with the floor alone.
 
-const floorUsage = "usage: nsbench floor serve PORT | nsbench floor rr|crr|udprr|stream HOST PORT SECONDS [SIZE]"
+const floorUsage = "usage: nsbench floor serve PORT | nsbench floor rr|crr|cc|udprr|stream HOST PORT SECONDS [SIZE]"
+
+// floorPorts is how many consecutive ports the floor's server takes.
+const floorPorts = 4
 
 // runFloor runs one floor command and returns the exit status.
 func runFloor(args []string) int {
 	if len(args) == 2 && args[0] == "serve" {
 		port, err := strconv.Atoi(args[1])
-		if err != nil || port <= 0 || port > 65533 {
-			fmt.Fprintf(os.Stderr, "nsbench floor: port %q: want 1-65533\n", args[1])
+		if err != nil || port <= 0 || port > 65536-floorPorts {
+			fmt.Fprintf(os.Stderr, "nsbench floor: port %q: want 1-%d\n", args[1], 65536-floorPorts)
 			return 2
 		}
 		if err := floorServe(port); err != nil {
@@ -52,14 +58,14 @@ func runFloor(args []string) int {
 	}
 	c := floorRun{mode: args[0], size: 16384}
 	switch c.mode {
-	case "rr", "crr", "udprr", "stream":
+	case "rr", "crr", "cc", "udprr", "stream":
 	default:
 		fmt.Fprintln(os.Stderr, floorUsage)
 		return 2
 	}
 	var err error
-	if c.ap, err = netip.ParseAddrPort(args[1] + ":" + args[2]); err != nil || !c.ap.Addr().Is4() || c.ap.Port() == 0 || c.ap.Port() > 65533 {
-		fmt.Fprintf(os.Stderr, "nsbench floor: %s:%s: not an IPv4 address and a port in 1-65533\n", args[1], args[2])
+	if c.ap, err = netip.ParseAddrPort(args[1] + ":" + args[2]); err != nil || !c.ap.Addr().Is4() || c.ap.Port() == 0 || int(c.ap.Port()) > 65536-floorPorts {
+		fmt.Fprintf(os.Stderr, "nsbench floor: %s:%s: not an IPv4 address and a port in 1-%d\n", args[1], args[2], 65536-floorPorts)
 		return 2
 	}
 	secs, err := strconv.ParseFloat(args[3], 64)
@@ -143,6 +149,24 @@ func (c floorRun) run() (float64, error) {
 			sock.Close(fd)
 			if err != errPeerClosed {
 				return 0, err
+			}
+			n++
+			if n&15 == 0 && time.Since(start) >= c.d {
+				break
+			}
+		}
+	case "cc":
+		// netperf's TCP_CC: connect, read the server's close, close.
+		a := sock.NewAddr(netip.AddrPortFrom(c.ap.Addr(), c.ap.Port()+3))
+		for {
+			fd, err := floorDial(unix.SOCK_STREAM, a)
+			if err != nil {
+				return 0, err
+			}
+			err = floorIO(sock.Read, fd, buf[:1])
+			sock.Close(fd)
+			if err != errPeerClosed {
+				return 0, fmt.Errorf("the server did not close first: %v", err)
 			}
 			n++
 			if n&15 == 0 && time.Since(start) >= c.d {

@@ -10,9 +10,9 @@ import (
 	"netscript/engine/sock"
 )
 
-// floorServe serves the floor's workloads on 127.0.0.1 from port to port+2,
-// as pingpong's server does, until the process is killed or an accept
-// fails.
+// floorServe serves the floor's workloads on 127.0.0.1 from port to port+3,
+// as pingpong's server does (and TCP_CC on port+3), until the process is
+// killed or an accept fails.
 func floorServe(port int) error {
 	// Each loop holds its scheduler slot while it blocks in a raw call
 	// without a timeout (netscript's loops wake every 50 ms; pingpong's
@@ -26,7 +26,7 @@ func floorServe(port int) error {
 	// benchmark run holds at once.
 	runtime.GOMAXPROCS(64)
 	debug.SetGCPercent(-1)
-	var lfd [3]int
+	var lfd [floorPorts]int
 	for i := range lfd {
 		fd, err := floorListen(unix.SOCK_STREAM, port+i)
 		if err != nil {
@@ -42,6 +42,7 @@ func floorServe(port int) error {
 	go func() { errc <- floorAccept(lfd[0], floorEcho, false) }()
 	go func() { errc <- floorAccept(lfd[1], floorSink, false) }()
 	go func() { errc <- floorAccept(lfd[2], floorCRR, true) }()
+	go func() { errc <- floorAccept(lfd[3], floorCC, true) }()
 	go floorUDP(ufd)
 	return <-errc
 }
@@ -122,6 +123,9 @@ func floorCRR(fd int) {
 	}
 	sock.Close(fd)
 }
+
+// floorCC closes a TCP_CC connection first, having read nothing.
+func floorCC(fd int) { sock.Close(fd) }
 
 // floorUDP answers each datagram with one byte to its sender.
 func floorUDP(fd int) {

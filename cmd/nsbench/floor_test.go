@@ -23,10 +23,10 @@ func TestMain(m *testing.M) {
 // process, pinned to one CPU when taskset is there as the benchmark runs
 // it: every mode, several times over (each echo and sink loop holds a
 // scheduler slot while it blocks, and the accept loops must still run).
-// The server's three TCP ports and its UDP one are held for it until the
+// The server's floorPorts TCP ports and its UDP one are held for it until the
 // test ends (it binds them with SO_REUSEADDR beside the holders).
 func TestFloor(t *testing.T) {
-	port := socktest.ReserveRun(t, 3, true)
+	port := socktest.ReserveRun(t, floorPorts, true)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	if p, err := exec.LookPath("taskset"); err == nil {
 		cmd = exec.Command(p, "-c", "0", os.Args[0], "-test.run=^$")
@@ -69,7 +69,7 @@ func TestFloor(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the floor server never answered: %v", err)
 	}
-	for _, mode := range []string{"rr", "udprr", "crr", "stream", "rr", "stream", "crr", "udprr", "rr"} {
+	for _, mode := range []string{"rr", "udprr", "crr", "stream", "cc", "rr", "stream", "crr", "cc", "udprr", "rr"} {
 		rate, err := run(mode, 100*time.Millisecond)
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
@@ -99,9 +99,11 @@ func TestFloorUsage(t *testing.T) {
 		{[]string{"rr", "127.0.0.1", "1", "0"}, 2},
 		{[]string{"serve", "x"}, 2},
 		// Ports held by the test where nothing listens: the connect is
-		// refused (crr connects to the given port + 2).
+		// refused (crr connects to the given port + 2, cc to port + 3).
 		{[]string{"rr", "127.0.0.1", strconv.Itoa(socktest.Reserve(t, false)), "1"}, 1},
 		{[]string{"crr", "127.0.0.1", strconv.Itoa(socktest.Reserve(t, false) - 2), "1"}, 1},
+		{[]string{"cc", "127.0.0.1", strconv.Itoa(socktest.Reserve(t, false) - 3), "1"}, 1},
+		{[]string{"serve", "65533"}, 2}, // PORT+3 would not be a port
 	} {
 		if got := runFloor(tc.args); got != tc.want {
 			t.Errorf("runFloor(%q) = %d, want %d", tc.args, got, tc.want)

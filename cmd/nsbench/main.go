@@ -37,7 +37,8 @@ import (
 // workload is one row of the table: how to run it with each tool.
 type workload struct {
 	name     string // netscript's builtin
-	pingpong string // the reference's mode, and the Go floor's
+	pingpong string // the reference's mode; "" where it has none (TCP_CC)
+	floor    string // the Go floor's mode (pingpong's, and "cc")
 	extra    string // extra netscript options
 	ppArgs   []string
 	// serverSends: netscript's server is the sender (TCP_MAERTS). The
@@ -53,13 +54,15 @@ type workload struct {
 // it Nagle lets 16 KiB sends coalesce into 64 KiB segments, an easier
 // workload that ran at about 1.9 times the rate on different CPUs).
 var workloads = []workload{
-	{name: "tcp_rr", pingpong: "rr", extra: ", nodelay=True"},
-	{name: "tcp_crr", pingpong: "crr", extra: ", nodelay=True"},
-	{name: "udp_rr", pingpong: "udprr"},
+	{name: "tcp_rr", pingpong: "rr", floor: "rr", extra: ", nodelay=True"},
+	{name: "tcp_crr", pingpong: "crr", floor: "crr", extra: ", nodelay=True"},
+	{name: "udp_rr", pingpong: "udprr", floor: "udprr"},
 	// The reference has one stream mode (client to its PORT+1 sink); both
 	// stream directions are compared with it, at the same message size.
-	{name: "tcp_stream", pingpong: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}},
-	{name: "tcp_maerts", pingpong: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}, serverSends: true},
+	{name: "tcp_stream", pingpong: "stream", floor: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}},
+	{name: "tcp_maerts", pingpong: "stream", floor: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}, serverSends: true},
+	// The reference has no TCP_CC: its row is netscript against the floor.
+	{name: "tcp_cc", floor: "cc", extra: ", nodelay=True"},
 }
 
 // target is where the reference's (or the floor's) client runs for a
@@ -126,26 +129,30 @@ func main() {
 	}
 	fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
 	fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
-	fmt.Printf("%-12s %-6s %14s %14s %8s %9s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp")
+	fmt.Printf("(ns/floor: netscript over the floor, round by round; tcp_cc has no pingpong row, so it is measured against the floor)\n")
+	fmt.Printf("%-12s %-6s %14s %14s %8s %9s %9s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp", "ns/floor")
 	for _, w := range workloads {
 		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") {
 			continue
 		}
 		for _, place := range []struct{ name, cpu string }{{"same", "0"}, {"diff", "1"}} {
-			var ratios, nsv, ppv, floors []float64
+			var ratios, nsv, ppv, floors, overFloor []float64
 			for r := 0; r < *rounds; r++ {
 				runNS := func() float64 {
 					code := fmt.Sprintf("print(%s(host='127.0.0.1', port=%d, duration=%g%s).throughput)", w.name, nsPort, *secs, w.extra)
 					return measure(place.cpu, *netscript, "-c", code)
 				}
 				runPP := func() float64 {
+					if w.pingpong == "" {
+						return 0
+					}
 					port, cpu := w.target(place.cpu, ppPort, ppPort1)
 					args := append([]string{w.pingpong, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
 					return measure(cpu, *pingpong, args...)
 				}
 				runFloor := func() float64 {
 					port, cpu := w.target(place.cpu, floorPort, floorPort1)
-					args := append([]string{"floor", w.pingpong, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
+					args := append([]string{"floor", w.floor, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
 					return measure(cpu, self, args...)
 				}
 				var a, b, f float64
@@ -155,10 +162,18 @@ func main() {
 					f, b = runFloor(), runPP()
 					a = runNS()
 				}
-				nsv, ppv = append(nsv, a), append(ppv, b)
-				ratios, floors = append(ratios, a/b), append(floors, f/b)
+				nsv, ppv, overFloor = append(nsv, a), append(ppv, b), append(overFloor, a/f)
+				if b > 0 {
+					ratios, floors = append(ratios, a/b), append(floors, f/b)
+				}
 			}
-			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f %9.3f   rounds: %s\n", w.name, place.name, median(nsv), median(ppv), median(ratios), median(floors), fmtList(ratios))
+			if w.pingpong == "" {
+				fmt.Printf("%-12s %-6s %14.2f %14s %8s %9s %9.3f   rounds (ns/floor): %s\n", w.name, place.name, median(nsv), "-", "-", "-",
+					median(overFloor), fmtList(overFloor))
+				continue
+			}
+			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f %9.3f %9.3f   rounds: %s\n", w.name, place.name, median(nsv), median(ppv),
+				median(ratios), median(floors), median(overFloor), fmtList(ratios))
 		}
 	}
 	if *embedded {

@@ -29,16 +29,10 @@ func (r *run) build(w *worker) *result.Result {
 	for _, f := range w.flows {
 		fl := r.buildFlow(f)
 		res.Flows = append(res.Flows, fl)
-		res.Elapsed = max(res.Elapsed, fl.Elapsed)
-		res.Transactions += fl.Transactions
-		res.Discarded += fl.Discarded
-		res.BytesSent += fl.BytesSent
-		res.BytesReceived += fl.BytesReceived
 		c := f.counts()
-		res.SendCalls += c.SendCalls
-		res.RecvCalls += c.RecvCalls
-		res.Drained += c.Drained
-		result.AddErrors(res.Errors, fl.Errors)
+		res.Add(result.Totals{Transactions: fl.Transactions, Discarded: fl.Discarded, BytesSent: fl.BytesSent,
+			BytesReceived: fl.BytesReceived, SendCalls: c.SendCalls, RecvCalls: c.RecvCalls, Drained: c.Drained,
+			Elapsed: fl.Elapsed, Errors: fl.Errors})
 		hists = append(hists, &result.Result{Hist: fl.Hist})
 	}
 	if s.Workload.RR() {
@@ -64,7 +58,7 @@ func (r *run) build(w *worker) *result.Result {
 	}
 	var ivs []*workload.Interim
 	for _, f := range w.flows {
-		if l := f.loop(); l != nil && l.Interim != nil {
+		if l := f.base(); l != nil && l.Interim != nil {
 			ivs = append(ivs, l.Interim)
 		}
 	}
@@ -99,11 +93,7 @@ func (r *run) buildFlow(f *flow) *result.Flow {
 	if c.Lost > 0 {
 		fl.Errors["timeout"] += c.Lost
 	}
-	if f.m != nil {
-		fl.Hist = f.m.Hist
-	} else {
-		fl.Hist = f.loop().Hist
-	}
+	fl.Hist = f.hist()
 	if fl.Hist != nil {
 		fl.Latency = result.LatencyOf(fl.Hist)
 	}
@@ -115,7 +105,7 @@ func (r *run) buildFlow(f *flow) *result.Flow {
 	}
 	if f.local.IsValid() {
 		fl.LocalAddress = f.local.Addr().String()
-		if r.spec.Workload != spec.TCPCRR {
+		if !r.spec.Workload.PerTransaction { // one port per connection
 			fl.LocalPort = int(f.local.Port())
 		}
 	}
@@ -132,16 +122,16 @@ func (r *run) buildFlow(f *flow) *result.Flow {
 // flowThroughput is one flow's throughput: transactions per second, or for
 // streams 10^6 bits/s of what its receiver counted (the server's count of
 // its connection when known, else what was sent).
-func flowThroughput(w spec.Workload, fl *result.Flow) float64 {
+func flowThroughput(w *spec.Workload, fl *result.Flow) float64 {
 	if fl.Elapsed <= 0 {
 		return 0
 	}
-	if !w.Stream() {
+	if !w.Bulk {
 		return float64(fl.Transactions) / fl.Elapsed
 	}
 	bytes := fl.BytesSent
 	switch {
-	case w == spec.TCPMaerts:
+	case w.ServerSends:
 		bytes = fl.BytesReceived
 	case fl.Remote != nil:
 		bytes = fl.Remote.BytesReceived
@@ -151,19 +141,21 @@ func flowThroughput(w spec.Workload, fl *result.Flow) float64 {
 
 // throughput is netperf's figure over the measured interval, summed over
 // the flows as the figures of N netperfs are: transactions per second for
-// RR tests; for streams 10^6 bits/s of what the receivers counted (for
-// UDP_STREAM, whose server counts every flow on one socket, what the
-// server received over the longest flow's interval; else, once the
-// server's results are in, its count of each connection; before that or
-// without a control connection, what was sent, as netperf -N assumes).
+// RR tests; for streams 10^6 bits/s of what the receivers counted (for a
+// client that sends to a server that cannot tell the flows apart, as
+// UDP_STREAM's one socket for all flows, what the server received over the
+// longest flow's interval; else, once the server's results are in, its
+// count of each connection; before that or without a control connection,
+// what was sent, as netperf -N assumes).
 func (r *run) throughput(res *result.Result) float64 {
-	if r.spec.Workload == spec.UDPStream && res.Remote != nil {
+	k := r.spec.Workload
+	if k.ClientSends() && !k.PerFlowRemote() && res.Remote != nil {
 		if res.Elapsed <= 0 {
 			return 0
 		}
 		return float64(res.Remote.BytesReceived) * 8 / 1e6 / res.Elapsed
 	}
-	if r.spec.Workload == spec.TCPStream && res.Remote != nil && len(res.Flows) == 1 && res.Flows[0].Remote == nil {
+	if k.ClientSends() && res.Remote != nil && len(res.Flows) == 1 && res.Flows[0].Remote == nil {
 		// A server that did not say which connection was which.
 		res.Flows[0].Remote = &result.FlowRemote{BytesReceived: res.Remote.BytesReceived}
 	}
@@ -221,20 +213,19 @@ func (r *run) config(w *worker) result.Config {
 		cfg.Port = 0
 		cfg.DataPort = s.DataPort
 	}
-	if s.Workload.RR() {
+	if s.Workload.Messages {
 		cfg.Request, cfg.Response = s.Request, s.Response
 	}
-	if s.Workload.UDP() && s.Workload.RR() {
+	if s.Workload.Accepts(spec.OptTimeout) {
 		cfg.Timeout = s.Timeout.Seconds()
 	}
-	if len(w.flows) > 0 {
-		switch f := w.flows[0]; {
-		case f.stream != nil:
-			cfg.SendSize, cfg.RecvSize = f.stream.SendSize, r.ready.RecvSize
-		case f.udps != nil:
-			cfg.SendSize, cfg.RecvSize = f.udps.SendSize, r.ready.RecvSize
-		case f.maerts != nil:
-			cfg.SendSize, cfg.RecvSize = r.ready.SendSize, f.maerts.RecvSize
+	if k := s.Workload; k.Bulk {
+		// The sizes in use on each end: this end's from its loops, the
+		// server's from Ready.
+		if k.ClientSends() {
+			cfg.SendSize, cfg.RecvSize = w.sendSize, r.ready.RecvSize
+		} else {
+			cfg.SendSize, cfg.RecvSize = r.ready.SendSize, w.recvSize
 		}
 	}
 	cfg.LocalSendBuffer, cfg.LocalRecvBuffer = w.granted.Send, w.granted.Recv
@@ -272,9 +263,8 @@ func (r *run) addRemote(res *result.Result, rr *proto.Results) {
 	for i := range rr.Conns {
 		byPeer[rr.Conns[i].Peer] = &rr.Conns[i]
 	}
-	connTest := r.spec.Workload != spec.TCPCRR && !r.spec.Workload.UDP()
 	for i, fl := range res.Flows {
-		if !connTest || r.w == nil || i >= len(r.w.flows) {
+		if !r.spec.Workload.PerFlowRemote() || r.w == nil || i >= len(r.w.flows) {
 			break
 		}
 		if c := byPeer[r.w.flows[i].local.String()]; c != nil {

@@ -35,7 +35,8 @@ type Options struct {
 	// option) as soon as the loop has taken it, from another goroutine.
 	Interim func(Interim)
 	// Token is the secret to prove to servers that ask for one, and to ask
-	// every server to prove; if nil, $NETSCRIPT_TOKEN (auth.LoadToken).
+	// every server to prove; nil: this client has none (the front end
+	// loads it, auth.LoadToken).
 	Token auth.Token
 	// ClientName, set by a daemon that runs the client side for a script
 	// (client=), is reported as result.config.client.
@@ -66,8 +67,9 @@ func startLead(threads int) time.Duration {
 // per connection for a test of many flows.
 const maxResultsFrame = 16 << 20
 
-// controlTimeout bounds each control exchange outside the measured interval.
-const controlTimeout = 10 * time.Second
+// ControlTimeout bounds each control exchange outside the measured
+// interval.
+const ControlTimeout = 10 * time.Second
 
 // drainTimeout bounds waiting for the server to finish after the client has
 // stopped sending.
@@ -90,18 +92,18 @@ func (e *TestError) Error() string {
 
 func (e *TestError) Unwrap() error { return e.Err }
 
-// Run runs the test s against the server at s.Host:s.Port, or has the
-// daemon at s.Client run its client side (RunRemote) if s.Client is set. On
-// a failure after the test started it returns a *TestError holding the
-// partial result. Cancelling ctx stops the test within one sock.Tick; the
-// session with the server is still ended cleanly and the result covers
-// what was measured.
+// Run runs the test s against the server at s.Host:s.Port from this
+// process (a test whose client side runs on a daemon, s.Client, is
+// package agent's). On a failure after the test started it returns a
+// *TestError holding the partial result. Cancelling ctx stops the test
+// within one sock.Tick; the session with the server is still ended cleanly
+// and the result covers what was measured.
 func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	if s.Client != "" {
-		return RunRemote(ctx, s, opt)
+		return nil, spec.Bad("client", "the client side of this test runs on the daemon %s: run it with agent.Run", s.Client)
 	}
 	if opt.Threads == nil {
 		opt.Threads = &workload.Threads{}
@@ -110,7 +112,7 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 		// Before the server is asked for anything: the flows must fit in
 		// this process's descriptors.
 		if err := workload.NeedFDs(n, fmt.Sprintf("%d flows", n)); err != nil {
-			return nil, &spec.OptionError{Option: "flows", Msg: err.Error()}
+			return nil, &spec.OptionError{Option: "flows", Err: err}
 		}
 	}
 	if s.NoControl {
@@ -118,9 +120,9 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	}
 	ctrlAddr, err := sock.Resolve(ctx, s.Host, s.Port, s.Family)
 	if err != nil {
-		return nil, &spec.OptionError{Option: "host", Msg: err.Error()}
+		return nil, &spec.OptionError{Option: "host", Err: err}
 	}
-	pc, key, err := dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
+	pc, key, err := Dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +134,11 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	return r.do(ctx)
 }
 
-// dial opens and handshakes the control connection, and proves tok (or
-// $NETSCRIPT_TOKEN's) to the server if it asks for a token. It returns the
-// session key of an authenticated session (nil for an open server).
-func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, []byte, error) {
+// Dial opens and handshakes the control connection to addr, and proves tok
+// to the server if it asks for a token (nil: this client has none). It
+// returns the session key of an authenticated session (nil for an open
+// server).
+func Dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, []byte, error) {
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.DialContext(ctx, "tcp", addr.String())
 	if err != nil {
@@ -158,17 +161,11 @@ func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok a
 	}
 	pc := proto.NewConn(c)
 	pc.MaxFrame = maxResultsFrame
-	if err := pc.Handshake(controlTimeout, false); err != nil {
+	if err := pc.Handshake(ControlTimeout, false); err != nil {
 		c.Close()
 		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
 	}
-	if tok == nil {
-		if tok, err = auth.LoadToken(""); err != nil {
-			c.Close()
-			return nil, nil, err
-		}
-	}
-	key, err := pc.Authenticate(tok, false, controlTimeout)
+	key, err := pc.Authenticate(tok, false, ControlTimeout)
 	if err != nil {
 		c.Close()
 		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
@@ -216,23 +213,21 @@ func SetupFor(s *spec.Spec) proto.Setup {
 		m.DataPorts, m.DataPort = s.DataPorts, 0
 	}
 	m.Sources = s.Sources()
-	if !s.Workload.RR() {
-		m.Request, m.Response = 0, 0
-	}
-	switch s.Workload {
-	case spec.TCPMaerts: // the server sends
-		m.SendSize, m.Bytes, m.Rate = s.SendSize, s.Bytes, s.Rate
-	case spec.TCPStream, spec.UDPStream: // the server receives
-		m.RecvSize = s.RecvSize
+	if k := s.Workload; k.Bulk {
+		if k.ServerSends {
+			m.SendSize, m.Bytes, m.Rate = s.SendSize, s.Bytes, s.Rate
+		} else {
+			m.RecvSize = s.RecvSize
+		}
 	}
 	return m
 }
 
 func (r *run) do(ctx context.Context) (*result.Result, error) {
-	if err := r.pc.Send(proto.TypeSetup, SetupFor(&r.spec), controlTimeout); err != nil {
+	if err := r.pc.Send(proto.TypeSetup, SetupFor(&r.spec), ControlTimeout); err != nil {
 		return nil, err
 	}
-	if err := r.pc.Expect(proto.TypeReady, &r.ready, controlTimeout); err != nil {
+	if err := r.pc.Expect(proto.TypeReady, &r.ready, ControlTimeout); err != nil {
 		return nil, setupError(err)
 	}
 	w, err := newWorker(&r.spec, r.ctrl.Addr(), r.ready.DataPort, r.tag)
@@ -245,10 +240,10 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	defer release()
 
 	// Start: the server takes its snapshot, then the loops begin.
-	if err := r.pc.Send(proto.TypeStart, proto.Start{}, controlTimeout); err != nil {
+	if err := r.pc.Send(proto.TypeStart, proto.Start{}, ControlTimeout); err != nil {
 		return nil, err
 	}
-	if err := r.pc.Expect(proto.TypeStarted, &proto.Started{}, controlTimeout); err != nil {
+	if err := r.pc.Expect(proto.TypeStarted, &proto.Started{}, ControlTimeout); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
 	t0, err := r.startTime(ctx, w)
@@ -269,21 +264,21 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		r.figures(res, w)
 		return res, &TestError{Err: ctrlErr, Partial: res}
 	}
-	if err := r.pc.Send(proto.TypeStop, proto.Stop{}, controlTimeout); err != nil {
+	if err := r.pc.Send(proto.TypeStop, proto.Stop{}, ControlTimeout); err != nil {
 		r.figures(res, w)
 		return res, &TestError{Err: err, Partial: res}
 	}
-	if w.kind == spec.TCPMaerts {
+	if w.kind.ServerSends {
 		// The server stops sending on Stop and closes; what it sent after
 		// the interval is read here, so the two ends' counts add up.
-		res.Drained = w.drainMaerts(drainTimeout)
+		res.Drained = w.drainAfterStop(drainTimeout)
 	}
 	var m message
 	select {
 	case m = <-msgs:
-	case <-time.After(controlTimeout):
+	case <-time.After(ControlTimeout):
 		r.figures(res, w)
-		return res, &TestError{Err: fmt.Errorf("no Results from the server within %v", controlTimeout), Partial: res}
+		return res, &TestError{Err: fmt.Errorf("no Results from the server within %v", ControlTimeout), Partial: res}
 	}
 	var rr proto.Results
 	var rerr error
@@ -305,7 +300,7 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	r.addRemote(res, &rr)
 	r.figures(res, w)
 	if testErr != nil {
-		return res, &TestError{Err: fmt.Errorf("%s: %w", r.spec.Workload.Builtin(), testErr), Partial: res}
+		return res, &TestError{Err: fmt.Errorf("%s: %w", r.spec.Workload.Name, testErr), Partial: res}
 	}
 	if ctx.Err() != nil {
 		return res, &TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}
@@ -339,7 +334,7 @@ func setupError(err error) error {
 	if errors.As(err, &re) {
 		for _, opt := range []string{"remote_cpu", "remote_send_buffer", "remote_recv_buffer"} {
 			if msg, ok := strings.CutPrefix(re.Message, opt+": "); ok {
-				return &spec.OptionError{Option: opt, Msg: "server: " + msg}
+				return spec.Bad(opt, "server: %s", msg)
 			}
 		}
 	}
@@ -355,7 +350,7 @@ func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 ti
 	var lives []*workload.Live
 	var ivs []*workload.Interim
 	for _, f := range w.flows {
-		l := f.loop()
+		l := f.base()
 		if l == nil {
 			// A multiplexed flow: it publishes its counts for the
 			// progress display (interim samples keep flows on threads).

@@ -47,7 +47,7 @@ func (c *cancelOnWork) progress(p client.Progress) {
 // TCP_CRR, whose transaction abandoned at the deadline or the cancel may
 // never have reached the server's loop (a connection still in its accept
 // queue): there the server counted between the two.
-func serverAgrees(w spec.Workload, r *result.Result) error {
+func serverAgrees(w *spec.Workload, r *result.Result) error {
 	got, lo, hi := r.Remote.Transactions, r.Transactions, r.Transactions+r.Discarded
 	if w != spec.TCPCRR {
 		lo = hi
@@ -68,7 +68,7 @@ const hangGuard = 15 * time.Second
 func TestCancel(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR} {
 		s := spec.Default(w)
 		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
 		s.Duration = 30 * time.Second
@@ -106,7 +106,7 @@ func TestProgress(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
 	for _, tc := range []struct {
-		w     spec.Workload
+		w     *spec.Workload
 		flows int
 	}{
 		{spec.TCPRR, 1},
@@ -166,7 +166,7 @@ func TestProgress(t *testing.T) {
 func TestCancelStreams(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
-	for _, w := range []spec.Workload{spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
+	for _, w := range []*spec.Workload{spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
 		s := spec.Default(w)
 		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
 		s.Duration = 30 * time.Second

@@ -17,8 +17,8 @@ import (
 func portNote(s *spec.Spec, errs map[string]uint64) string {
 	n := errs["EADDRNOTAVAIL"] + errs["EADDRINUSE"]
 	msg := fmt.Sprintf("%d connects failed for want of a free source port (errors EADDRNOTAVAIL, EADDRINUSE) and were retried: "+
-		"each tcp_crr transaction takes a new port, and a port stays taken while its connection (or, on the side that "+
-		"closes first, its TIME_WAIT) lasts", n)
+		"each transaction of %s takes a new port, and a port stays taken while its connection (or, on the side that "+
+		"closes first, its TIME_WAIT) lasts", n, s.Workload.Name)
 	if r := s.LocalPortRange; r != nil {
 		msg += fmt.Sprintf("; the walk over local_ports (%d, %d) has %d ports for %d flows", r.Lo, r.Hi, r.Len(), s.FlowCount())
 	} else {
@@ -64,21 +64,21 @@ func (c *cpuRun) end() {
 // utilisation and service demand, and the notes that explain them.
 func (r *run) figures(res *result.Result, w *worker) {
 	res.Throughput = r.throughput(res)
-	if w.kind == spec.UDPStream {
+	if w.kind.Bulk && w.kind.Datagram {
 		r.udpFigures(res, w)
 	}
-	if w.kind == spec.TCPCRR && r.spec.FastOpen {
+	if r.spec.FastOpen {
 		r.fastOpenFigures(res, w)
 	}
-	if errs := res.Errors; errs["EADDRNOTAVAIL"]+errs["EADDRINUSE"] > 0 && w.kind == spec.TCPCRR {
+	if errs := res.Errors; errs["EADDRNOTAVAIL"]+errs["EADDRINUSE"] > 0 && w.kind.PerTransaction {
 		res.Notes = append(res.Notes, portNote(&r.spec, errs))
 	}
 	if r.spec.CPUUtil {
 		r.cpuFigures(res, w)
 	}
 	if r.spec.NoControl {
-		note := "no control connection (control=False): the server's counts, CPU and buffers are unknown, so remote figures are None"
-		if r.spec.Workload == spec.TCPStream || r.spec.Workload == spec.UDPStream {
+		note := "no control connection (netperf -N): the server's counts, CPU and buffers are unknown, so the remote figures are not given"
+		if r.spec.Workload.ClientSends() {
 			note += "; throughput counts what was sent, as netperf -N does"
 		}
 		res.Notes = append(res.Notes, note)

@@ -20,7 +20,7 @@ import (
 )
 
 // specFor is a test of w against the server at ap.
-func specFor(w spec.Workload, ap netip.AddrPort) spec.Spec {
+func specFor(w *spec.Workload, ap netip.AddrPort) spec.Spec {
 	s := spec.Default(w)
 	s.Host, s.Port = ap.Addr().String(), int(ap.Port())
 	return s
@@ -71,7 +71,7 @@ func TestFlowsCount(t *testing.T) {
 func TestFlowsEveryWorkload(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
+	for _, w := range spec.Workloads() {
 		s := specFor(w, ap)
 		s.Flows, s.Duration = 3, 200*time.Millisecond
 		if w == spec.UDPStream {
@@ -169,7 +169,7 @@ func TestThousandFlows(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
 	const per = 10
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR} {
 		for _, timed := range []bool{false, true} {
 			before := threadCount()
 			s := specFor(w, ap)
@@ -229,7 +229,7 @@ func settle(f func() int, want int) int {
 func TestFlowSetupFails(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.UDPRR, spec.TCPCRR, spec.TCPStream} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.UDPRR, spec.TCPCRR, spec.TCPStream} {
 		for _, n := range []int{8, 40} {
 			fds, gs := openFDs(), runtime.NumGoroutine()
 			s := specFor(w, ap)
@@ -289,7 +289,7 @@ func TestGate(t *testing.T) {
 	g := &gate{n: 3, start: make(chan time.Time, 3)}
 	var wg sync.WaitGroup
 	res := make([]*result.Result, 3)
-	for i, w := range []spec.Workload{spec.TCPStream, spec.TCPRR, spec.UDPRR} {
+	for i, w := range []*spec.Workload{spec.TCPStream, spec.TCPRR, spec.UDPRR} {
 		wg.Go(func() {
 			s := specFor(w, ap)
 			s.Duration = 200 * time.Millisecond
@@ -315,7 +315,7 @@ func TestGate(t *testing.T) {
 func TestDataPorts(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream} {
 		p := []int{socktest.Reserve(t, true), socktest.Reserve(t, true)}
 		s := specFor(w, ap)
 		s.Flows, s.Duration = 4, 100*time.Millisecond

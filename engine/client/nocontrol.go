@@ -25,7 +25,7 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	}
 	data, err := sock.Resolve(ctx, host, port, s.Family)
 	if err != nil {
-		return nil, &spec.OptionError{Option: "host", Msg: err.Error()}
+		return nil, &spec.OptionError{Option: "host", Err: err}
 	}
 	r := &run{spec: s, opt: opt, ctrl: netip.AddrPortFrom(data.Addr(), 0)}
 	r.spec.Host = host
@@ -46,7 +46,7 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	res := r.build(w)
 	r.figures(res, w)
 	if err := w.firstErr(); err != nil {
-		return res, &TestError{Err: fmt.Errorf("%s: %w", s.Workload.Builtin(), err), Partial: res}
+		return res, &TestError{Err: fmt.Errorf("%s: %w", s.Workload.Name, err), Partial: res}
 	}
 	if ctx.Err() != nil {
 		return res, &TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}

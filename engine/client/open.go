@@ -26,12 +26,11 @@ func localAddr(s *spec.Spec, i int, remote netip.Addr) (netip.AddrPort, error) {
 		var err error
 		ip, err = netip.ParseAddr(addr)
 		if err != nil {
-			return netip.AddrPort{}, &spec.OptionError{Option: "local", Msg: "not an IP address: " + addr}
+			return netip.AddrPort{}, spec.Bad("local", "not an IP address: %s", addr)
 		}
 		ip = ip.Unmap()
 		if ip.Is4() != remote.Is4() {
-			return netip.AddrPort{}, &spec.OptionError{Option: "local",
-				Msg: "address " + addr + " is not of the server's family (" + remote.String() + ")"}
+			return netip.AddrPort{}, spec.Bad("local", "address %s is not of the server's family (%s)", addr, remote)
 		}
 	} else if remote.Is4() {
 		ip = netip.IPv4Unspecified()
@@ -52,7 +51,7 @@ func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, er
 		fine: s.Rate > 0 || n > 1}
 	if n > 1 {
 		if err := workload.NeedFDs(n, fmt.Sprintf("%d flows", n)); err != nil {
-			return nil, &spec.OptionError{Option: "flows", Msg: err.Error()}
+			return nil, &spec.OptionError{Option: "flows", Err: err}
 		}
 	}
 	fail := func(i int, err error) (*worker, error) {
@@ -90,7 +89,7 @@ func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, er
 		f.running = true
 		go w.run(f)
 		if err := <-f.ready; err != nil {
-			return fail(i, &spec.OptionError{Option: "cpu", Msg: err.Error()})
+			return fail(i, &spec.OptionError{Option: "cpu", Err: err})
 		}
 	}
 	if s.Multiplexed() {
@@ -102,13 +101,13 @@ func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, er
 	return w, nil
 }
 
-// loopOf is the shared part of a flow's loop.
-func loopOf(s *spec.Spec) workload.Loop {
-	loop := workload.Loop{Limits: workload.Limits{Duration: s.Duration, Transactions: s.Transactions}}
+// loopOf is the shared state every flow's loop starts with.
+func (w *worker) loopOf(s *spec.Spec) workload.Loop {
+	loop := workload.Loop{Limits: workload.Limits{Duration: s.Duration, Transactions: s.Transactions}, Stop: &w.stop}
 	if s.Workload.RR() {
 		loop.Hist = hist.New()
 	}
-	if s.Workload != spec.TCPMaerts { // TCP_MAERTS's sends are the server's to pace
+	if s.Workload.Paced() {
 		loop.Pace = workload.NewPacer(s.Rate)
 	}
 	if s.Interval > 0 {
@@ -117,130 +116,111 @@ func loopOf(s *spec.Spec) workload.Loop {
 	return loop
 }
 
-// open makes flow f's data socket(s) and its loop (or mux.Flow).
+// open makes flow f's data socket (unless its workload opens a connection
+// per transaction) and its loop, or its mux.Flow.
 func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort, tag []byte) error {
-	fam := familyOf(data.Addr())
-	remote := sock.NewAddr(data)
-	opts := sock.Options{NoDelay: s.NoDelay, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}
-	loop := loopOf(s)
-	loop.Stop = &w.stop
-	switch s.Workload {
-	case spec.TCPRR, spec.TCPStream, spec.TCPMaerts:
-		fd, err := sock.Open(fam, unix.SOCK_STREAM, opts, local)
-		if err != nil {
-			return localErr(err, s)
-		}
-		// What the kernel granted at creation, as netperf reports it (the
-		// autotuned sizes of a connected socket grow as it runs).
-		g := sock.Granted(fd)
-		w.granted = g
-		if err := sock.Dial(fd, remote, s.ConnectTimeout); err != nil {
-			sock.Close(fd)
+	k := s.Workload
+	cf := &spec.ClientFlow{Spec: s, Loop: w.loopOf(s), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
+	if k.PerTransaction {
+		if err := w.perTransaction(s, f, cf, data, local); err != nil {
 			return err
 		}
-		if tag != nil {
-			// An authenticated session's data connection proves it belongs
-			// to the session before anything else (outside the interval).
-			if err := sendTag(fd, tag, s.ConnectTimeout); err != nil {
-				sock.Close(fd)
-				return &sock.OpError{Op: "send data tag", Addr: remote.String(), Err: err}
-			}
+	} else {
+		fd, err := w.connect(s, cf, local, tag)
+		if err != nil {
+			return err
 		}
-		f.fd = fd
-		switch s.Workload {
-		case spec.TCPRR:
-			if s.Multiplexed() {
-				f.m = &mux.Flow{FD: fd, Hist: hist.New()}
-				break
-			}
-			f.rr = &workload.RR{Loop: loop, FD: fd, Request: s.Request, Response: s.Response, Burst: s.Burst}
-			f.rr.Prepare()
-		case spec.TCPStream:
-			size := s.SendSize
-			if size == 0 {
-				size = spec.DefaultSendSize(s.Workload, g.Send)
-			}
-			f.stream = &workload.Stream{Loop: loop, FD: fd, SendSize: size, Bytes: s.Bytes, Drain: streamDrain}
-			f.stream.Prepare()
-		case spec.TCPMaerts:
-			size := s.RecvSize
-			if size == 0 {
-				size = spec.DefaultRecvSize(s.Workload, g.Recv)
-			}
-			f.maerts = &workload.Maerts{Loop: loop, FD: fd, RecvSize: size, Bytes: s.Bytes}
-			f.maerts.Prepare()
-		}
-	case spec.UDPRR, spec.UDPStream:
-		return w.openUDP(s, f, fam, remote, opts, local, loop)
-	case spec.TCPCRR:
-		return w.openCRR(s, f, fam, data, local, loop)
+		f.fd, cf.FD = fd, fd
 	}
-	return nil
-}
-
-// openUDP makes a UDP flow's connected socket and its loop.
-func (w *worker) openUDP(s *spec.Spec, f *flow, fam int, remote *sock.Addr, opts sock.Options, local netip.AddrPort, loop workload.Loop) error {
-	fd, err := sock.Open(fam, unix.SOCK_DGRAM, opts, local)
+	if k.Bulk {
+		if k.ClientSends() {
+			w.sendSize = s.SendSize
+			if w.sendSize == 0 {
+				w.sendSize = spec.DefaultSendSize(k, w.granted.Send)
+			}
+		} else {
+			w.recvSize = s.RecvSize
+			if w.recvSize == 0 {
+				w.recvSize = spec.DefaultRecvSize(k, w.granted.Recv)
+			}
+		}
+		cf.SendSize, cf.RecvSize = w.sendSize, w.recvSize
+	}
+	if s.Multiplexed() {
+		f.m = &mux.Flow{FD: cf.FD, Local: cf.Local, Remote: cf.Remote, Walk: cf.Walk, Hist: cf.Loop.Hist}
+		return nil
+	}
+	loop, err := k.Client(cf)
 	if err != nil {
-		return localErr(err, s)
-	}
-	if en := sock.Connect(fd, remote); en != 0 {
-		sock.Close(fd)
-		return &sock.OpError{Op: "connect", Addr: remote.String(), Err: en}
-	}
-	f.fd = fd
-	w.granted = sock.Granted(fd)
-	if s.Workload == spec.UDPRR {
-		f.udp = &workload.UDPRR{Loop: loop, FD: fd, Request: s.Request, Response: s.Response, Burst: s.Burst, Timeout: s.Timeout}
-		return f.udp.Prepare()
-	}
-	if err := sock.RecvErr(fd, fam); err != nil {
 		return err
 	}
-	size := s.SendSize
-	if size == 0 {
-		size = spec.DefaultSendSize(s.Workload, w.granted.Send)
-	}
-	f.udps = &workload.UDPStream{Loop: loop, FD: fd, SendSize: size, Bytes: s.Bytes}
-	f.udps.Prepare()
+	f.loop = loop
 	return nil
 }
 
-// openCRR prepares a TCP_CRR flow: its loop (or mux.Flow), its source
-// address and port walk. A socket made like the flow's connections says
-// what the kernel grants them and, with `local`, that the address can be
-// bound, so a bad one fails now and not as a count of errors.
-func (w *worker) openCRR(s *spec.Spec, f *flow, fam int, data, local netip.AddrPort, loop workload.Loop) error {
+// connect makes a flow's one data socket: a TCP connection (which, in an
+// authenticated session, sends its tag first), or a connected UDP socket.
+func (w *worker) connect(s *spec.Spec, cf *spec.ClientFlow, local netip.AddrPort, tag []byte) (int, error) {
+	typ := unix.SOCK_STREAM
+	if s.Workload.Datagram {
+		typ = unix.SOCK_DGRAM
+	}
+	fd, err := sock.Open(cf.Family, typ, sock.Options{NoDelay: s.NoDelay, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}, local)
+	if err != nil {
+		return -1, localErr(err, s)
+	}
+	if typ == unix.SOCK_DGRAM {
+		if en := sock.Connect(fd, cf.Remote); en != 0 {
+			sock.Close(fd)
+			return -1, &sock.OpError{Op: "connect", Addr: cf.Remote.String(), Err: en}
+		}
+		w.granted = sock.Granted(fd)
+		return fd, nil
+	}
+	// What the kernel granted at creation, as netperf reports it (the
+	// autotuned sizes of a connected socket grow as it runs).
+	w.granted = sock.Granted(fd)
+	if err := sock.Dial(fd, cf.Remote, s.ConnectTimeout); err != nil {
+		sock.Close(fd)
+		return -1, err
+	}
+	if tag != nil {
+		// An authenticated session's data connection proves it belongs
+		// to the session before anything else (outside the interval).
+		if err := sendTag(fd, tag, s.ConnectTimeout); err != nil {
+			sock.Close(fd)
+			return -1, &sock.OpError{Op: "send data tag", Addr: cf.Remote.String(), Err: err}
+		}
+	}
+	return fd, nil
+}
+
+// perTransaction prepares a flow whose workload opens a connection per
+// transaction: its source address and port walk. A socket made like the
+// flow's connections says what the kernel grants them and, with `local`,
+// that the address can be bound, so a bad one fails now and not as a count
+// of errors.
+func (w *worker) perTransaction(s *spec.Spec, f *flow, cf *spec.ClientFlow, data, local netip.AddrPort) error {
 	probeLocal := netip.AddrPort{}
 	if local.IsValid() {
 		probeLocal = netip.AddrPortFrom(local.Addr(), 0)
 	}
-	fd, err := sock.Open(fam, unix.SOCK_STREAM, sock.Options{ReuseAddr: true, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}, probeLocal)
+	fd, err := sock.Open(cf.Family, unix.SOCK_STREAM, sock.Options{ReuseAddr: true, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}, probeLocal)
 	if err != nil {
 		return localErr(err, s)
 	}
 	w.granted = sock.Granted(fd)
 	sock.Close(fd)
-	var walk *workload.PortWalk
 	if r := s.LocalPortRange; r != nil {
-		walk = workload.NewPortWalk(r.Lo, r.Hi, workload.WalkStart(r.Lo, r.Hi, f.index, s.FlowCount()), int(data.Port()))
+		cf.Walk = workload.NewPortWalk(r.Lo, r.Hi, workload.WalkStart(r.Lo, r.Hi, f.index, s.FlowCount()), int(data.Port()))
 		if !local.IsValid() {
 			local = netip.AddrPortFrom(unspecified(data.Addr()), 0)
 		}
 	}
-	var la *sock.Addr
 	if local.IsValid() {
-		la = sock.NewAddr(local) // each flow its own: a walk changes its port
+		cf.Local = sock.NewAddr(local) // each flow its own: a walk changes its port
 	}
 	f.local, f.peer = local, data
-	remote := sock.NewAddr(data)
-	if s.Multiplexed() {
-		f.m = &mux.Flow{Local: la, Remote: remote, Walk: walk, Hist: hist.New()}
-		return nil
-	}
-	f.crr = &workload.CRR{Loop: loop, Remote: remote, Local: la, Walk: walk, NoDelay: s.NoDelay, Request: s.Request,
-		Response: s.Response, FastOpen: s.FastOpen, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}
-	f.crr.Prepare()
 	return nil
 }
 
@@ -254,33 +234,25 @@ func unspecified(a netip.Addr) netip.Addr {
 
 // prepareMux sets the multiplexed flows up on their epoll threads.
 func (w *worker) prepareMux(s *spec.Spec) error {
-	cfg := &mux.Config{Request: s.Request, Response: s.Response, Burst: s.Burst,
-		Limits: workload.Limits{Duration: s.Duration, Transactions: s.Transactions}, Stop: &w.stop,
-		Threads: muxThreads(len(w.flows)), NoDelay: s.NoDelay, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer, CPU: s.CPU}
 	for _, f := range w.flows {
 		w.mflows = append(w.mflows, f.m)
 	}
+	cfg := &mux.Config{Request: s.Request, Response: s.Response, Burst: s.Burst,
+		Limits: workload.Limits{Duration: s.Duration, Transactions: s.Transactions}, Stop: &w.stop,
+		Threads: muxThreads(len(w.flows)), Remote: w.mflows[0].Remote, NoDelay: s.NoDelay,
+		SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer, CPU: s.CPU}
 	var err error
-	if s.Workload == spec.TCPCRR {
-		cfg.Remote = w.mflows[0].Remote
-		w.mux, err = mux.PrepareCRR(w.mflows, cfg)
-	} else {
-		w.mux, err = mux.PrepareRR(w.mflows, cfg)
-	}
+	w.mux, err = s.Workload.Mux(w.mflows, cfg)
 	if err != nil && s.CPU != nil {
-		return &spec.OptionError{Option: "cpu", Msg: err.Error()}
+		return &spec.OptionError{Option: "cpu", Err: err}
 	}
 	return err
 }
 
-// streamDrain bounds how long TCP_STREAM waits for the server to read what
-// is in flight and close.
-const streamDrain = 10 * time.Second
-
 // localErr names the `local` option when binding the source address failed.
 func localErr(err error, s *spec.Spec) error {
 	if s.Local != "" || s.LocalPort != 0 || len(s.Locals) > 0 || len(s.LocalPorts) > 0 {
-		return &spec.OptionError{Option: "local", Msg: err.Error()}
+		return &spec.OptionError{Option: "local", Err: err}
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"netscript/engine/cpu"
+	"netscript/engine/hist"
 	"netscript/engine/mux"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
@@ -17,12 +18,13 @@ import (
 
 // worker is the client's data path for one test: the flows' sockets and
 // loops, and the threads that run them. With a few flows each flow has a
-// locked thread of its own; a multiplexed tcp_rr or tcp_crr (more than
-// spec.ThreadedFlows flows) runs its flows on a few epoll threads instead.
-// Either way every thread is created, bound and parked before the measured
-// interval, and all flows are released to one start instant.
+// locked thread of its own; a multiplexed test (more than
+// spec.ThreadedFlows flows of a workload with a Mux) runs its flows on a
+// few epoll threads instead. Either way every thread is created, bound and
+// parked before the measured interval, and all flows are released to one
+// start instant.
 type worker struct {
-	kind    spec.Workload
+	kind    *spec.Workload
 	flows   []*flow
 	mux     *mux.Runner // multiplexed flows, or nil
 	mflows  []*mux.Flow
@@ -34,24 +36,20 @@ type worker struct {
 	granted sock.Buffers
 	cpu     *int
 	fine    bool // fine timer slack on the flows' threads (pacing, a common start)
+	// sendSize and recvSize are the bulk sizes the client's loops use.
+	sendSize, recvSize int
 
 	// Set before done is closed.
 	affinity   []int
 	threadTime time.Duration
 }
 
-// flow is one flow of a test: its socket and its loop (exactly one of the
-// loop pointers is set), or its mux.Flow.
+// flow is one flow of a test: its socket and its loop, or its mux.Flow.
 type flow struct {
 	index    int
-	fd       int // the data socket; -1 for TCP_CRR
-	rr       *workload.RR
-	crr      *workload.CRR
-	udp      *workload.UDPRR
-	stream   *workload.Stream
-	maerts   *workload.Maerts
-	udps     *workload.UDPStream
-	m        *mux.Flow
+	fd       int                 // the data socket; -1 for a connection per transaction
+	loop     workload.ClientLoop // nil for a multiplexed flow
+	m        *mux.Flow           // a multiplexed flow, or nil
 	local    netip.AddrPort
 	peer     netip.AddrPort
 	dataPort int
@@ -70,24 +68,13 @@ func familyOf(a netip.Addr) int {
 	return unix.AF_INET6
 }
 
-// loop returns the shared part of whichever loop the flow runs (nil for a
-// multiplexed flow).
-func (f *flow) loop() *workload.Loop {
-	switch {
-	case f.rr != nil:
-		return &f.rr.Loop
-	case f.crr != nil:
-		return &f.crr.Loop
-	case f.stream != nil:
-		return &f.stream.Loop
-	case f.maerts != nil:
-		return &f.maerts.Loop
-	case f.udps != nil:
-		return &f.udps.Loop
-	case f.udp != nil:
-		return &f.udp.Loop
+// base returns the shared part of the flow's loop (nil for a multiplexed
+// flow).
+func (f *flow) base() *workload.Loop {
+	if f.loop == nil {
+		return nil
 	}
-	return nil
+	return f.loop.Base()
 }
 
 // counts returns what the flow counted.
@@ -95,7 +82,15 @@ func (f *flow) counts() *workload.Counts {
 	if f.m != nil {
 		return &f.m.Result
 	}
-	return &f.loop().Result
+	return &f.base().Result
+}
+
+// hist returns the flow's latency histogram, or nil.
+func (f *flow) hist() *hist.Histogram {
+	if f.m != nil {
+		return f.m.Hist
+	}
+	return f.base().Hist
 }
 
 // firstErr returns why the first flow that ended early did, naming the
@@ -117,7 +112,7 @@ func (f *flow) err() error {
 	if f.m != nil {
 		return f.m.Err
 	}
-	return f.loop().Err
+	return f.base().Err
 }
 
 // threads is how many data-path threads the worker runs.
@@ -153,7 +148,7 @@ func (w *worker) run(f *flow) {
 	if w.stop.Load() {
 		return
 	}
-	l := f.loop()
+	l := f.base()
 	if w.start.IsZero() {
 		l.Start = time.Now()
 	} else {
@@ -161,20 +156,7 @@ func (w *worker) run(f *flow) {
 		l.Start = w.start
 	}
 	t0, err := cpu.ThreadTime()
-	switch {
-	case f.rr != nil:
-		f.rr.Run()
-	case f.crr != nil:
-		f.crr.Run()
-	case f.stream != nil:
-		f.stream.Run()
-	case f.maerts != nil:
-		f.maerts.Run()
-	case f.udps != nil:
-		f.udps.Run()
-	default:
-		f.udp.Run()
-	}
+	f.loop.Run()
 	if t1, err1 := cpu.ThreadTime(); err == nil && err1 == nil {
 		f.threadTime = t1.Sub(t0).Total()
 	}
@@ -209,17 +191,18 @@ func (w *worker) startAt(t0 time.Time) {
 			w.affinity = w.flows[0].affinity
 		}
 		if w.start.IsZero() && len(w.flows) > 0 {
-			w.start = w.flows[0].loop().Start
+			w.start = w.flows[0].base().Start
 		}
 		close(w.done)
 	}()
 }
 
-// finish ends the data connections after the loops: TCP_RR half-closes
-// every flow and drains each until the server closes, so the server answers
-// and counts every request that was sent.
+// finish ends the data connections after the loops of a workload that
+// half-closes (spec.Workload.HalfClose): every flow's connection is
+// half-closed and drained until the server closes it, so the server
+// answers and counts every request that was sent.
 func (w *worker) finish(timeout time.Duration) {
-	if w.kind != spec.TCPRR {
+	if !w.kind.HalfClose {
 		return
 	}
 	var fds []int
@@ -237,30 +220,29 @@ func (w *worker) finish(timeout time.Duration) {
 	buf := make([]byte, 64<<10)
 	deadline := time.Now().Add(timeout)
 	for _, fd := range fds {
-		for time.Now().Before(deadline) {
-			n, err := unix.Read(fd, buf)
-			if err == unix.EAGAIN || err == unix.EINTR {
-				continue
-			}
-			if err != nil || n == 0 {
-				break
-			}
-		}
+		workload.Drain(fd, buf, max(time.Until(deadline), time.Millisecond))
 	}
 }
 
-// drainMaerts reads what the server still sends on every TCP_MAERTS flow
-// after the interval, until it closes or timeout passes.
-func (w *worker) drainMaerts(timeout time.Duration) uint64 {
-	var n uint64
+// drainAfterStop reads what the server of a workload that sends
+// (spec.Workload.ServerSends) still sends on every flow after the
+// interval, until it closes or timeout passes, and counts it as drained.
+func (w *worker) drainAfterStop(timeout time.Duration) uint64 {
+	if !w.kind.ServerSends {
+		return 0
+	}
+	var total uint64
+	buf := make([]byte, 64<<10)
 	deadline := time.Now().Add(timeout)
 	for _, f := range w.flows {
-		if f.maerts != nil {
-			f.maerts.Drain(max(time.Until(deadline), time.Millisecond))
-			n += f.maerts.Result.Drained
+		if f.fd >= 0 {
+			n, _ := workload.Drain(f.fd, buf, max(time.Until(deadline), time.Millisecond))
+			c := f.counts()
+			c.Drained += n
+			total += c.Drained
 		}
 	}
-	return n
+	return total
 }
 
 // close frees the sockets and, if the loops never started, their threads.

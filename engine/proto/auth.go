@@ -33,13 +33,12 @@ type Proof struct {
 var ErrAuthFailed = errors.New("authentication failed")
 
 // ErrTokenRequired: the server asks for a token and this client has none.
-var ErrTokenRequired = fmt.Errorf("this server requires a token: set $%s, or run netscript --token-file FILE, "+
-	"with the token `netscript serve` was given", auth.EnvToken)
+// The front end says how to give one.
+var ErrTokenRequired = errors.New("this server requires a token")
 
 // ErrServerOpen: this client holds a token, but the server asks for none
 // and so cannot prove it is the server that was meant.
-var ErrServerOpen = fmt.Errorf("this server asks for no token, so it cannot prove it holds yours; "+
-	"to use an open server, run without $%s and --token-file", auth.EnvToken)
+var ErrServerOpen = errors.New("this server asks for no token, so it cannot prove it holds yours")
 
 // refusal is all a client that failed the exchange is told.
 const refusal = "authentication failed"

@@ -64,8 +64,9 @@ func TestAuthenticate(t *testing.T) {
 		{"both open", nil, nil, "", ""},
 		// The same token on both ends: both derive the same key.
 		{"same token", tok, tok, "", ""},
-		// A token on the server only: the client is told how to give one.
-		{"client without token", tok, nil, "the client gave up: this client has no token", "requires a token: set $NETSCRIPT_TOKEN, or run netscript --token-file FILE"},
+		// A token on the server only: the client is told it needs one
+		// (the front end says how to give it).
+		{"client without token", tok, nil, "the client gave up: this client has no token", "this server requires a token"},
 		// A token on the client only: the server cannot prove itself.
 		{"server without token", nil, tok, "", "asks for no token, so it cannot prove it holds yours"},
 		// Different tokens: both fail, and the client learns only that.
@@ -96,6 +97,12 @@ func TestAuthenticate(t *testing.T) {
 	_, _, _, _, cerr := exchange(t, tok, other)
 	if !errors.Is(cerr, ErrAuthFailed) {
 		t.Errorf("a wrong token is not ErrAuthFailed: %v", cerr)
+	}
+	if _, _, _, _, cerr := exchange(t, tok, nil); !errors.Is(cerr, ErrTokenRequired) {
+		t.Errorf("no token for a server that asks for one is not ErrTokenRequired: %v", cerr)
+	}
+	if _, _, _, _, cerr := exchange(t, nil, tok); !errors.Is(cerr, ErrServerOpen) {
+		t.Errorf("a token for an open server is not ErrServerOpen: %v", cerr)
 	}
 }
 

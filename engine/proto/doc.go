@@ -39,4 +39,38 @@
 // Either side may send Error instead of its next message; the connection
 // then ends. Every decoder here treats its input as hostile: sizes are
 // bounded before anything is allocated and malformed input is an error.
+//
+// # The wire schema
+//
+// The message type numbers, the JSON names and types of every message's
+// fields (the types of this package and what they hold, sysinfo.Info in
+// Ready included) and the codes carried in them are the version-3 wire
+// schema. Decode is strict: a field the message does not have is an
+// error naming the message and the field, not silently dropped, so a peer
+// never believes it asked for something that was ignored. (Keys match
+// case-insensitively, as encoding/json matches them; senders write them as
+// declared.) testdata/v3 holds the messages the release before this schema
+// was written down sent; the tests decode each of them and encode it back
+// to the same bytes.
+//
+// Changing the schema is a protocol version change: adding, renaming or
+// removing a field, changing its type, unit or meaning, or a code's
+// meaning. Bump Version, say in its comment what changed and why, and
+// record the new version's messages in testdata/v<N> as testdata/v3 was
+// recorded. New keys of a map field (Results.Errors, sysinfo.Info.Sysctls)
+// are not a change, nor is a new workload code: a peer that does not know
+// one refuses it by name.
+//
+// RunClient carries a test as a TestSpec: proto's own copy of spec.Spec,
+// field for field, under the names and in the order the previous release's
+// json.Marshal(spec.Spec) used, so it encodes to the same bytes. Its codes
+// are frozen here, not derived from spec's Go identifiers: Workload 1
+// TCP_RR, 2 TCP_CRR, 3 UDP_RR, 4 TCP_STREAM, 5 TCP_MAERTS, 6 UDP_STREAM
+// (further workloads may take further codes; which codes are known is for
+// the conversion to judge, not this package); Family 0 auto, 1 inet, 2
+// inet6; durations are int64 nanoseconds; CPU and RemoteCPU are null or
+// a CPU number. TestSpec.Check refuses what no version-3 peer can mean.
+// testspec_convert.go is the one file that knows spec.Spec (TestSpecFrom,
+// TestSpec.ToSpec); a field added to spec.Spec fails a test there until
+// the wire carries it, under a new Version.
 package proto

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Version is the protocol version this build speaks. Version 3 added the
-// Challenge that opens every conversation and the token exchange.
+// Challenge that opens every conversation and the token exchange. A change
+// to the wire schema (doc.go) is a new version: bump it and say here what
+// changed and why.
 const Version = 3
 
 // Magic opens every control connection in both directions.
@@ -155,14 +158,28 @@ func AppendFrame(b []byte, t Type, v any) ([]byte, error) {
 }
 
 // Decode parses a payload of type t into v, which must be the message struct
-// of that type; it rejects trailing data.
+// of that type. It is strict: a field the message does not have (at any
+// depth), a value of the wrong JSON type and anything after the value are
+// errors, and so is what a message's Check method refuses (RunClient's
+// test: TestSpec.Check).
 func Decode(t Type, p []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(p))
+	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
-		return &FrameError{fmt.Sprintf("%s payload: %v", t, err)}
+		return &FrameError{fmt.Sprintf("%s payload: %s", t, strings.TrimPrefix(err.Error(), "json: "))}
 	}
-	if d.More() {
+	if len(bytes.Trim(p[d.InputOffset():], " \t\r\n")) > 0 {
 		return &FrameError{fmt.Sprintf("%s payload: trailing data", t)}
+	}
+	if c, ok := v.(checker); ok {
+		if err := c.Check(); err != nil {
+			return &FrameError{fmt.Sprintf("%s payload: %v", t, err)}
+		}
 	}
 	return nil
 }
+
+// checker is a message that can refuse values its JSON types allow.
+type checker interface{ Check() error }
+
+var _ checker = (*RunClient)(nil)

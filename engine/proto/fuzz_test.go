@@ -3,6 +3,10 @@ package proto
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,15 +51,25 @@ func messageFor(t Type) any {
 	return &map[string]any{}
 }
 
-// FuzzDecode decodes an arbitrary payload as every message type: never a
-// panic, and whatever decodes encodes again to a payload that decodes to
-// the same encoding.
+// FuzzDecode decodes an arbitrary payload as every message type with the
+// strict decoder: never a panic; whatever decodes encodes again to a
+// payload that decodes to the same encoding; a RunClient that decodes
+// passes TestSpec.Check; and the same object with a field no message has
+// is refused, naming the field.
 func FuzzDecode(f *testing.F) {
+	for name, p := range recordings(f) {
+		f.Add(byte(name.typ), p)
+	}
 	f.Fuzz(func(t *testing.T, typ byte, p []byte) {
 		mt := Type(typ)
 		v := messageFor(mt)
 		if Decode(mt, p, v) != nil {
 			return
+		}
+		if m, ok := v.(*RunClient); ok {
+			if err := m.Test.Check(); err != nil {
+				t.Fatalf("RunClient %q decoded, but its test fails Check: %v", p, err)
+			}
 		}
 		b1, err := json.Marshal(v)
 		if err != nil {
@@ -67,6 +81,68 @@ func FuzzDecode(f *testing.F) {
 		}
 		if b2, _ := json.Marshal(w); !bytes.Equal(b1, b2) {
 			t.Fatalf("%s: encoding not stable: %q then %q", mt, b1, b2)
+		}
+		if q := withUnknownField(p); mt.Known() && q != nil {
+			err := Decode(mt, q, messageFor(mt))
+			if err == nil || !strings.Contains(err.Error(), `unknown field "zz_unknown"`) {
+				t.Fatalf("%s %q with an unknown field: got %v", mt, q, err)
+			}
+		}
+	})
+}
+
+// withUnknownField is the JSON object p with the field "zz_unknown" added
+// first, or nil if p is not an object.
+func withUnknownField(p []byte) []byte {
+	i := bytes.IndexFunc(p, func(r rune) bool { return !strings.ContainsRune(" \t\r\n", r) })
+	if i < 0 || p[i] != '{' {
+		return nil
+	}
+	field := `"zz_unknown":0`
+	if rest := bytes.TrimLeft(p[i+1:], " \t\r\n"); len(rest) > 0 && rest[0] != '}' {
+		field += ","
+	}
+	return slices.Concat(p[:i+1], []byte(field), p[i+1:])
+}
+
+// FuzzTestSpec feeds arbitrary RunClient payloads to the strict decoder
+// and the conversion to spec.Spec: never a panic; what decodes passes
+// Check; what converts comes back from spec.Spec as the same TestSpec
+// (so it goes back on the wire as the same bytes); and what Check passes
+// but does not convert is refused for its workload code alone.
+func FuzzTestSpec(f *testing.F) {
+	for name, p := range recordings(f) {
+		if name.typ == TypeRunClient {
+			f.Add(p)
+		}
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		var m RunClient
+		if Decode(TypeRunClient, p, &m) != nil {
+			return
+		}
+		if err := m.Test.Check(); err != nil {
+			t.Fatalf("%q decoded, but fails Check: %v", p, err)
+		}
+		s, err := m.Test.ToSpec()
+		if err != nil {
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != "Workload" {
+				t.Fatalf("%q passes Check but does not convert: %v", p, err)
+			}
+			return
+		}
+		// The conversion clears the previous release's defaults a
+		// workload does not take (legacyDefaults); after that, a spec and
+		// its wire form convert into each other unchanged.
+		back := TestSpecFrom(&s)
+		s2, err := back.ToSpec()
+		if err != nil || !reflect.DeepEqual(s2, s) {
+			t.Fatalf("%q: %+v comes back as %+v (%v)", p, s, s2, err)
+		}
+		b1, _ := json.Marshal(back)
+		if again := TestSpecFrom(&s2); !bytes.Equal(b1, must(json.Marshal(again))) {
+			t.Fatalf("%q: encoded as %s, after the round trip as %+v", p, b1, again)
 		}
 	})
 }
@@ -113,3 +189,6 @@ func FuzzAuthClient(f *testing.F) {
 		}
 	})
 }
+
+// must is v, for an encoding that cannot fail.
+func must(v []byte, _ error) []byte { return v }

@@ -152,9 +152,8 @@ const (
 
 // RunClient asks a daemon to run the client side of a test.
 type RunClient struct {
-	// Spec is the test, a JSON-encoded spec.Spec whose Host is the server
-	// as the daemon reaches it.
-	Spec json.RawMessage `json:"spec"`
+	// Test is the test, whose Host is the server as the daemon reaches it.
+	Test TestSpec `json:"spec"`
 }
 
 // ClientReady says the daemon's client side is set up (data connections

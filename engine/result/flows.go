@@ -113,7 +113,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 	var rem *Remote
 	for i, r := range rs {
 		if r == nil {
-			return nil, fmt.Errorf("results[%d] is None", i)
+			return nil, fmt.Errorf("results[%d] is missing", i)
 		}
 		if r.Test != first.Test {
 			return nil, fmt.Errorf("results[%d] is %s and results[0] is %s: aggregate combines results of one kind", i, r.Test, first.Test)
@@ -122,15 +122,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 			out.Brand = ""
 		}
 		out.Throughput += r.Throughput
-		out.Elapsed = math.Max(out.Elapsed, r.Elapsed)
-		out.Transactions += r.Transactions
-		out.Discarded += r.Discarded
-		out.BytesSent += r.BytesSent
-		out.BytesReceived += r.BytesReceived
-		out.SendCalls += r.SendCalls
-		out.RecvCalls += r.RecvCalls
-		out.Drained += r.Drained
-		AddErrors(out.Errors, r.Errors)
+		out.Add(r.Totals())
 		out.Start = math.Min(out.Start, r.Start)
 		out.Config.Flows += max(r.Config.Flows, 1)
 		starts = append(starts, r.Start)

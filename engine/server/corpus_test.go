@@ -2,16 +2,13 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"netscript/engine/proto"
-	"netscript/engine/spec"
 )
 
 var writeCorpus = flag.Bool("write-corpus", false, "write the seed corpora of testdata/fuzz from the tables of corpus_test.go")
@@ -67,29 +64,6 @@ func TestCorpus(t *testing.T) {
 		"over_max_flows":     []byte(`{"test":"TCP_RR","request":1,"response":1,"flows":5000}`),
 		"privileged_ports":   []byte(`{"test":"UDP_RR","request":1,"response":1,"flows":2,"data_ports":[40000,22]}`),
 		"more_ports":         []byte(`{"test":"TCP_RR","request":1,"response":1,"flows":1,"data_ports":[40000,40001]}`),
-	})
-	rr := spec.Default(spec.TCPRR)
-	rr.Host, rr.Duration = "127.0.0.1", time.Second
-	long, handOn, noHost := rr, rr, rr
-	long.Duration = 2 * time.Hour
-	handOn.Client = "198.18.0.2"
-	noHost.Host = ""
-	runClient := func(sp spec.Spec) []byte {
-		b, err := json.Marshal(sp)
-		if err != nil {
-			panic(err)
-		}
-		p, _ := json.Marshal(proto.RunClient{Spec: b})
-		return p
-	}
-	checkCorpus(t, "FuzzRunClient", map[string][]byte{
-		"tcp_rr":       runClient(rr),
-		"over_a_limit": runClient(long),
-		"hands_on":     runClient(handOn),
-		"no_host":      runClient(noHost),
-		"spec_null":    []byte(`{"spec":null}`),
-		"spec_array":   []byte(`{"spec":[1,2]}`),
-		"bad_workload": []byte(`{"spec":{"Workload":99,"Host":"127.0.0.1"}}`),
 	})
 	setup := proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, DurationNs: 1e6}
 	checkCorpus(t, "FuzzSession", map[string][]byte{

@@ -18,27 +18,28 @@ import (
 
 // How a test's flows are served:
 //
-//   - TCP_CRR and the UDP tests: one thread per endpoint serves every flow
-//     that comes to it (an accept loop, or one socket for all datagrams), as
-//     one netserver serves the netperfs aimed at its port.
-//   - TCP_RR, TCP_STREAM, TCP_MAERTS with up to spec.ThreadedFlows flows
-//     (streams: any number): each endpoint's thread accepts its flows'
-//     connections and serves each on a thread of its own (the last on
-//     itself), the one-connection server of netserver times N.
-//   - TCP_RR with more flows: the connections are accepted and then served
-//     by a few epoll threads (package mux).
+//   - A workload served per endpoint (a connection per transaction, or
+//     UDP: spec.Workload.Endpoint): one thread per endpoint serves every
+//     flow that comes to it (an accept loop, or one socket for all
+//     datagrams), as one netserver serves the netperfs aimed at its port.
+//   - The others, with up to spec.ThreadedFlows flows or without a
+//     MuxServer: each endpoint's thread accepts its flows' connections and
+//     serves each on a thread of its own (the last on itself), the
+//     one-connection server of netserver times N.
+//   - A workload with a MuxServer and more flows: the connections are
+//     accepted and then served by a few epoll threads (package mux).
 
 // muxThreads is how many epoll threads serve a multiplexed TCP_RR test.
 func muxThreads(flows int) int { return max(1, min(runtime.NumCPU(), 8, flows)) }
 
 // multiplexed reports whether the test's connections are served by epoll
 // threads.
-func (t *test) multiplexed() bool { return t.w == spec.TCPRR && t.flows > spec.ThreadedFlows }
+func (t *test) multiplexed() bool { return t.w.MuxServer != nil && t.flows > spec.ThreadedFlows }
 
 // threadCount is how many data-path threads the test runs at most.
 func (t *test) threadCount() int {
 	switch {
-	case t.w == spec.TCPCRR || t.w.UDP():
+	case t.w.Endpoint():
 		return len(t.eps)
 	case t.multiplexed():
 		return len(t.eps) + muxThreads(t.flows)
@@ -52,7 +53,7 @@ func (t *test) serve() {
 	defer close(t.done)
 	var wg sync.WaitGroup
 	switch {
-	case t.w == spec.TCPCRR || t.w.UDP():
+	case t.w.Endpoint():
 		close(t.accepted)
 		check := t.sharedCheck()
 		for _, ep := range t.eps {
@@ -141,24 +142,23 @@ func (t *test) sharedCheck() func() error {
 	}
 }
 
-// serveEndpoint runs the one loop that serves every flow of a TCP_CRR or
-// UDP endpoint.
-func (t *test) serveEndpoint(ep *endpoint, check func() error) {
+// params is what every server loop of the test is made from; FD is left
+// to the caller.
+func (t *test) params() *spec.ServerParams {
 	m := t.setup
-	switch t.w {
-	case spec.TCPCRR:
-		srv := &workload.CRRServer{LFD: ep.fd, Request: m.Request, Response: m.Response, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped, Check: check}
-		srv.Run()
-		t.add(&srv.Counts, srv.Err)
-	case spec.UDPRR:
-		srv := &workload.UDPRRServer{FD: ep.fd, Response: m.Response, Allowed: t.allowed, Stop: &t.stopped}
-		srv.Run()
-		t.add(&srv.Counts, srv.Err)
-	case spec.UDPStream:
-		srv := &workload.UDPSink{FD: ep.fd, RecvSize: t.recvSize, Allowed: t.allowed, Stop: &t.stopped}
-		srv.Run()
-		t.add(&srv.Counts, srv.Err)
-	}
+	return &spec.ServerParams{FD: -1, Request: m.Request, Response: m.Response, Burst: m.Burst, SendSize: t.sendSize,
+		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped}
+}
+
+// serveEndpoint runs the one loop that serves every flow of an endpoint
+// (a workload served per endpoint: spec.Workload.Endpoint).
+func (t *test) serveEndpoint(ep *endpoint, check func() error) {
+	p := t.params()
+	p.FD, p.Check = ep.fd, check
+	srv := t.w.Server(p)
+	srv.Run()
+	o := srv.Outcome()
+	t.add(&o.Counts, o.Err)
 }
 
 // accept waits for one data connection on ep; it returns -1 if the test is
@@ -205,28 +205,17 @@ func (t *test) acceptAndServe(ep *endpoint, wg *sync.WaitGroup, left *sync.WaitG
 	}
 }
 
-// serveConn runs the loop of one connection of a TCP_RR or stream test on
-// fd, and closes it; ready is called just before the loop.
+// serveConn runs the loop of one connection of a workload served per
+// connection on fd, and closes it; ready is called just before the loop.
 func (t *test) serveConn(fd int, peer netip.AddrPort, ready func()) {
 	defer sock.Close(fd)
-	m := t.setup
+	p := t.params()
+	p.FD = fd
+	srv := t.w.Server(p)
 	ready()
-	var c workload.ServerCounts
-	var err error
-	switch t.w {
-	case spec.TCPRR:
-		srv := &workload.RRServer{FD: fd, Request: m.Request, Response: m.Response, Burst: m.Burst, Stop: &t.stopped}
-		srv.Run()
-		c, err = srv.Counts, srv.Err
-	case spec.TCPStream:
-		srv := &workload.StreamSink{FD: fd, RecvSize: t.recvSize, Stop: &t.stopped}
-		srv.Run()
-		c, err = srv.Counts, srv.Err
-	case spec.TCPMaerts:
-		srv := &workload.MaertsSource{FD: fd, SendSize: t.sendSize, Bytes: m.Bytes, Pace: workload.NewPacer(m.Rate), Stop: &t.stopped}
-		srv.Run()
-		c, err = srv.Counts, srv.Err
-	}
+	srv.Run()
+	o := srv.Outcome()
+	c, err := o.Counts, o.Err
 	c.Accepts = 1
 	c.Peers.Add(peer.Addr())
 	t.addConn(peer.String(), &c, err)
@@ -268,7 +257,7 @@ func (t *test) serveMux() {
 	}
 	m := t.setup
 	// accepted closes once the epoll threads wait for requests.
-	st := mux.Serve(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, Threads: muxThreads(len(conns)),
+	st := t.w.MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, Threads: muxThreads(len(conns)),
 		Stop: &t.stopped, CPU: m.CPU, Ready: func() { close(t.accepted) }})
 	if st.Err != nil {
 		t.fail(fmt.Errorf("remote_cpu: %w", st.Err))

@@ -52,6 +52,9 @@ type Config struct {
 	// Grace is how long past a test's announced length the server waits for
 	// Stop before it ends the session on its own.
 	Grace time.Duration
+	// Agent, if set, runs the client side of tests for scripts (client=);
+	// without it a RunClient request is refused.
+	Agent ClientAgent
 }
 
 // Server serves tests on any number of listeners.

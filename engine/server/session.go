@@ -73,11 +73,13 @@ func (s *Server) session(c net.Conn) {
 	}
 	defer release()
 	admitted()
-	switch typ {
-	case proto.TypeSetup:
+	switch {
+	case typ == proto.TypeSetup:
 		s.runTest(pc, peer, payload, guard{key: key, client: clientAddr.Unmap()})
-	case proto.TypeRunClient: // the client side of a test, for a script (remote.go)
-		s.runClient(pc, peer, payload)
+	case typ == proto.TypeRunClient && s.cfg.Agent != nil: // the client side of a test, for a script
+		s.cfg.Agent.ServeClient(s.ctx, &Session{Conn: pc, Peer: peer, srv: s}, payload)
+	case typ == proto.TypeRunClient:
+		s.refuse(pc, peer, errors.New("this server does not run the client side of tests for scripts"))
 	default:
 		s.refuse(pc, peer, &proto.UnexpectedError{Want: proto.TypeSetup, Got: typ})
 	}
@@ -92,7 +94,7 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 		s.refuse(pc, peer, err)
 		return
 	}
-	w, err := checkSetup(&s.lim, &setup)
+	w, err := CheckSetup(&s.lim, &setup)
 	if err != nil {
 		s.refuse(pc, peer, err)
 		return
@@ -109,11 +111,14 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 	}
 	defer t.close()
 	ready := proto.Ready{DataPort: t.port, Buffers: t.buffers, Server: s.info(), TCPFastOpen: sysinfo.FastOpen()}
-	if w == spec.TCPMaerts {
-		ready.SendSize = t.sendSize
-	}
-	if w == spec.TCPStream || w == spec.UDPStream {
-		ready.RecvSize = t.recvSize
+	if w.Bulk {
+		// The sizes this end uses: the sender's send size or the
+		// receiver's receive size.
+		if w.ServerSends {
+			ready.SendSize = t.sendSize
+		} else {
+			ready.RecvSize = t.recvSize
+		}
 	}
 	if err := pc.Send(proto.TypeReady, ready, hs); err != nil {
 		s.log.Printf("%s: %v", peer, err)
@@ -138,7 +143,7 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 	}
 	err = pc.Expect(proto.TypeStop, &proto.Stop{}, wait)
 	if e := overLimit(); e != nil {
-		s.refuse(pc, peer, fmt.Errorf("%s: %w", w.Builtin(), e))
+		s.refuse(pc, peer, fmt.Errorf("%s: %w", w.Name, e))
 		return
 	}
 	if err != nil {
@@ -156,7 +161,7 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 // TCP_CRR). The returned function ends the watch and returns that bound's
 // error, if any.
 func (s *Server) watchLimits(t *test, c net.Conn) func() error {
-	if t.w != spec.TCPCRR {
+	if !t.w.PerTransaction {
 		return func() error { return nil }
 	}
 	var over atomic.Pointer[limits.Exceeded]
@@ -184,6 +189,29 @@ func (s *Server) watchLimits(t *test, c net.Conn) func() error {
 	}
 }
 
+// ClientAgent runs the client side of a test for a script (its client=
+// option) on this daemon: the server hands it every control connection
+// whose first request is RunClient, once the connection is admitted.
+// Package agent has one; without one such a request is refused.
+type ClientAgent interface {
+	ServeClient(ctx context.Context, sess *Session, payload []byte)
+}
+
+// Session is an admitted control connection, as a ClientAgent is given it.
+type Session struct {
+	Conn *proto.Conn
+	Peer string // the client's address, for the log
+	srv  *Server
+}
+
+// Refuse tells the peer why the session cannot go on, and logs it.
+func (s *Session) Refuse(err error) { s.srv.refuse(s.Conn, s.Peer, err) }
+
+// Logf writes a line about the session to the server's log.
+func (s *Session) Logf(format string, args ...any) {
+	s.srv.log.Printf("%s: %s", s.Peer, fmt.Sprintf(format, args...))
+}
+
 // refuse sends the reason a session cannot go on and logs it.
 func (s *Server) refuse(pc *proto.Conn, peer string, err error) {
 	s.log.Printf("%s: %v", peer, err)
@@ -194,22 +222,23 @@ func (s *Server) refuse(pc *proto.Conn, peer string, err error) {
 	pc.Send(proto.TypeError, proto.Error{Message: err.Error()}, time.Second)
 }
 
-// checkSetup validates a Setup message from an untrusted client. A value
-// no server could serve (a negative size, a datagram larger than UDP
-// carries) is out of range; one within that but beyond the operator's
-// bound is a *limits.Exceeded that names the serve flag to change.
-func checkSetup(l *limits.Limits, m *proto.Setup) (spec.Workload, error) {
-	w, err := spec.ParseWorkload(m.Test)
-	if err != nil {
-		return 0, err
+// CheckSetup validates a Setup message from an untrusted client and
+// returns its workload. A value no server could serve (a negative size, a
+// datagram larger than UDP carries) is out of range; one within that but
+// beyond the operator's bound is a *limits.Exceeded that names the serve
+// flag to change.
+func CheckSetup(l *limits.Limits, m *proto.Setup) (*spec.Workload, error) {
+	w, err := spec.LookupWorkload(m.Test)
+	if err != nil || w.Netperf != m.Test {
+		return nil, fmt.Errorf("unknown test %q", m.Test)
 	}
 	hard := spec.MaxMessage
-	if w.UDP() {
+	if w.Datagram {
 		hard = spec.MaxDatagram
 	}
 	msg := int64(min(hard, l.MaxMessage))
 	var rr []error
-	if w.RR() {
+	if w.Messages {
 		rr = []error{
 			bounded("request size", "max-message", int64(m.Request), 1, int64(hard), msg),
 			bounded("response size", "max-message", int64(m.Response), 1, int64(hard), msg),
@@ -227,16 +256,16 @@ func checkSetup(l *limits.Limits, m *proto.Setup) (spec.Workload, error) {
 	)
 	for _, err := range checks {
 		if err != nil {
-			return 0, err // one line for the user: the first problem
+			return nil, err // one line for the user: the first problem
 		}
 	}
 	if m.CPU != nil {
 		// The option's name, so the client's user knows what to change.
 		if *m.CPU < 0 {
-			return 0, fmt.Errorf("remote_cpu: must not be negative, got %d", *m.CPU)
+			return nil, fmt.Errorf("remote_cpu: must not be negative, got %d", *m.CPU)
 		}
 		if err := cpu.Check(*m.CPU); err != nil {
-			return 0, fmt.Errorf("remote_cpu: %w", err)
+			return nil, fmt.Errorf("remote_cpu: %w", err)
 		}
 	}
 	return w, nil
@@ -290,7 +319,7 @@ func checkFlows(l *limits.Limits, m *proto.Setup) error {
 }
 
 // checkOther checks the values no operator setting bounds.
-func checkOther(w spec.Workload, m *proto.Setup) error {
+func checkOther(w *spec.Workload, m *proto.Setup) error {
 	switch {
 	case m.Burst < 0 || m.Burst > spec.MaxBurst:
 		return fmt.Errorf("burst %d out of range 0-%d", m.Burst, spec.MaxBurst)
@@ -298,19 +327,21 @@ func checkOther(w spec.Workload, m *proto.Setup) error {
 		return errors.New("brand longer than 1024 bytes")
 	case math.IsNaN(m.Rate) || m.Rate < 0 || m.Rate > spec.MaxRate:
 		return fmt.Errorf("rate %v out of range 0-%g", m.Rate, spec.MaxRate)
-	case m.FastOpen && w != spec.TCPCRR:
-		return fmt.Errorf("fastopen applies only to TCP_CRR, not %s", w)
-	case m.Bytes > 0 && w != spec.TCPMaerts:
-		return fmt.Errorf("a byte count applies to the server only in TCP_MAERTS, not %s", w)
+	case m.FastOpen && !w.Accepts(spec.OptFastOpen):
+		return fmt.Errorf("fastopen does not apply to %s", w)
+	case m.Bytes > 0 && !w.ServerSends:
+		return fmt.Errorf("a byte count applies to the server only when it sends, not in %s", w)
+	case !w.Messages && (m.Request != 0 || m.Response != 0):
+		return fmt.Errorf("%s carries no request or response", w)
 	}
 	return nil
 }
 
 // connRate returns the check of --max-conn-rate for a test of w (nil but
-// for TCP_CRR), which its accept loop calls every workload.CRRCheckEvery
-// connections.
-func (s *Server) connRate(w spec.Workload) func() error {
-	if w != spec.TCPCRR {
+// for a workload with a connection per transaction), which its accept loop
+// calls every workload.CRRCheckEvery connections.
+func (s *Server) connRate(w *spec.Workload) func() error {
+	if !w.PerTransaction {
 		return nil
 	}
 	return limits.NewConnRate(s.lim.MaxConnRate, workload.CRRCheckEvery).Check

@@ -1,13 +1,11 @@
 package server
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
 	"netscript/engine/proto"
 	"netscript/engine/proto/prototest"
-	"netscript/engine/spec"
 	"netscript/engine/workload"
 )
 
@@ -41,33 +39,4 @@ func conversation(setup proto.Setup, more ...proto.Type) []byte {
 		b, _ = proto.AppendFrame(b, t, struct{}{})
 	}
 	return b
-}
-
-// FuzzRunClient feeds hostile RunClient payloads to the decoding and the
-// checks a daemon applies before it runs a test's client side for a
-// script: never a panic, and whatever passes names a server, does not hand
-// the client side on, and fits the daemon's bounds on duration, flows,
-// message sizes and socket buffers.
-func FuzzRunClient(f *testing.F) {
-	s := New(Config{Version: "fuzz", Threads: &workload.Threads{}})
-	defer s.Close()
-	f.Fuzz(func(t *testing.T, payload []byte) {
-		var m proto.RunClient
-		if proto.Decode(proto.TypeRunClient, payload, &m) != nil {
-			return
-		}
-		var sp spec.Spec
-		if json.Unmarshal(m.Spec, &sp) != nil {
-			return
-		}
-		if s.checkRemote(&sp) != nil {
-			return
-		}
-		l := &s.lim
-		if sp.Host == "" || sp.Client != "" || sp.Duration < 0 || sp.Duration > l.MaxDuration ||
-			sp.FlowCount() > l.MaxFlows || sp.SendBuffer > l.MaxBuffer || sp.RecvBuffer > l.MaxBuffer ||
-			sp.SendSize > l.MaxMessage || (sp.Workload.RR() && (sp.Request > l.MaxMessage || sp.Response > l.MaxMessage)) {
-			t.Fatalf("accepted %+v", sp)
-		}
-	})
 }

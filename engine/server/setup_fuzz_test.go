@@ -31,7 +31,7 @@ func FuzzSetup(f *testing.F) {
 		if proto.Decode(proto.TypeSetup, payload, &m) != nil {
 			return
 		}
-		w, err := checkSetup(&lim, &m)
+		w, err := CheckSetup(&lim, &m)
 		if err != nil {
 			return
 		}

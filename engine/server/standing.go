@@ -20,7 +20,7 @@ import (
 // control=False (netperf's -N, which talks to discard, chargen and echo
 // services).
 type DataConfig struct {
-	Workload spec.Workload
+	Workload *spec.Workload
 	// Addr is where to listen. An unspecified address (the zero Addr, or
 	// 0.0.0.0 / ::) listens on every address, IPv4 and IPv6.
 	Addr netip.AddrPort
@@ -45,22 +45,31 @@ type standing struct {
 // and the UDP endpoints serve on one thread. A TCP_CRR endpoint accepts TCP
 // Fast Open.
 func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
-	if cfg.Request == 0 {
-		cfg.Request = 1
+	w := cfg.Workload
+	if w == nil {
+		return netip.AddrPort{}, errors.New("data endpoint: no workload")
 	}
-	if cfg.Response == 0 {
-		cfg.Response = 1
+	if w.Messages {
+		if cfg.Request == 0 {
+			cfg.Request = 1
+		}
+		if cfg.Response == 0 {
+			cfg.Response = 1
+		}
 	}
 	max := spec.MaxMessage
-	if cfg.Workload.UDP() {
+	if w.Datagram {
 		max = spec.MaxDatagram
 	}
-	if cfg.Request < 1 || cfg.Request > max || cfg.Response < 1 || cfg.Response > max || cfg.SendSize < 0 || cfg.SendSize > max {
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", cfg.Workload.Builtin(), max)
+	switch {
+	case !w.Messages && (cfg.Request != 0 || cfg.Response != 0):
+		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: its transactions carry no request or response", w.Name)
+	case w.Messages && (cfg.Request < 1 || cfg.Request > max || cfg.Response < 1 || cfg.Response > max), cfg.SendSize < 0 || cfg.SendSize > max:
+		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", w.Name, max)
 	}
 	fd, err := openStanding(cfg)
 	if err != nil {
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s on %s: %w", cfg.Workload.Builtin(), cfg.Addr, err)
+		return netip.AddrPort{}, fmt.Errorf("data endpoint %s on %s: %w", w.Name, cfg.Addr, err)
 	}
 	st := &standing{cfg: cfg, fd: fd}
 	if st.cfg.SendSize == 0 {
@@ -83,7 +92,7 @@ func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
 // address gives a dual-stack IPv6 socket (or IPv4 where IPv6 is off).
 func openStanding(cfg DataConfig) (int, error) {
 	typ := unix.SOCK_STREAM
-	if cfg.Workload.UDP() {
+	if cfg.Workload.Datagram {
 		typ = unix.SOCK_DGRAM
 	}
 	ip := cfg.Addr.Addr()
@@ -116,7 +125,7 @@ func openStanding(cfg DataConfig) (int, error) {
 		return -1, &sock.OpError{Op: "bind", Addr: a.String(), Err: en}
 	}
 	if typ == unix.SOCK_STREAM {
-		if cfg.Workload == spec.TCPCRR {
+		if cfg.Workload.Accepts(spec.OptFastOpen) {
 			if err := sock.ListenFastOpen(fd, fastOpenQueue); err != nil {
 				sock.Close(fd)
 				return -1, err
@@ -136,20 +145,18 @@ func (st *standing) run(th *workload.Threads) {
 	release := th.Acquire(1)
 	defer release()
 	runtime.LockOSThread() // never unlocked: the thread ends with the endpoint
-	c := &st.cfg
-	switch c.Workload {
-	case spec.TCPCRR:
-		srv := &workload.CRRServer{LFD: st.fd, Request: c.Request, Response: c.Response, Stop: &st.stop}
-		srv.Run()
-	case spec.UDPRR:
-		srv := &workload.UDPRRServer{FD: st.fd, Response: c.Response, Stop: &st.stop}
-		srv.Run()
-	case spec.UDPStream:
-		srv := &workload.UDPSink{FD: st.fd, RecvSize: spec.MaxDatagram, Standing: true, Stop: &st.stop}
-		srv.Run()
-	default:
-		st.acceptLoop(th)
+	if st.cfg.Workload.Endpoint() {
+		st.cfg.Workload.Server(st.params(st.fd)).Run()
+		return
 	}
+	st.acceptLoop(th)
+}
+
+// params is what the endpoint's server loops are made from.
+func (st *standing) params(fd int) *spec.ServerParams {
+	c := &st.cfg
+	return &spec.ServerParams{FD: fd, Request: c.Request, Response: c.Response, SendSize: c.SendSize,
+		RecvSize: spec.DefaultRecvSize(c.Workload, 0), Standing: true, Stop: &st.stop}
 }
 
 // acceptLoop serves each TCP connection on a thread of its own.
@@ -174,18 +181,7 @@ func (st *standing) serveConn(fd int, th *workload.Threads) {
 	defer release()
 	runtime.LockOSThread() // never unlocked
 	defer sock.Close(fd)
-	c := &st.cfg
-	switch c.Workload {
-	case spec.TCPRR:
-		srv := &workload.RRServer{FD: fd, Request: c.Request, Response: c.Response, Stop: &st.stop}
-		srv.Run()
-	case spec.TCPStream:
-		srv := &workload.StreamSink{FD: fd, RecvSize: spec.DefaultRecvSize(c.Workload, 0), Stop: &st.stop}
-		srv.Run()
-	case spec.TCPMaerts:
-		srv := &workload.MaertsSource{FD: fd, SendSize: c.SendSize, Stop: &st.stop}
-		srv.Run()
-	}
+	st.cfg.Workload.Server(st.params(fd)).Run()
 }
 
 // close stops the endpoint and waits for its threads.

@@ -103,7 +103,7 @@ func TestStreamCountsAtBothEnds(t *testing.T) {
 // client's socket and the server's (Linux doubles what was asked for).
 func TestGrantedBuffers(t *testing.T) {
 	ap, th := start(t)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream} {
 		s := spec.Default(w)
 		s.Duration = 100 * time.Millisecond
 		s.SendBuffer, s.RecvBuffer, s.RemoteSendBuffer, s.RemoteRecvBuffer = 20000, 30000, 40000, 50000
@@ -129,7 +129,7 @@ func TestGrantedBuffers(t *testing.T) {
 // asserted; the figures themselves move with the load.
 func TestCPUFigures(t *testing.T) {
 	ap, th := start(t)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPStream} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPStream} {
 		s := spec.Default(w)
 		s.Duration, s.CPUUtil = 500*time.Millisecond, true
 		r := runTest(t, ap, th, s)
@@ -195,7 +195,7 @@ func TestAffinity(t *testing.T) {
 	}
 	ap, th := start(t)
 	zero, one := 0, 1
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPStream, spec.TCPMaerts} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPStream, spec.TCPMaerts} {
 		s := spec.Default(w)
 		s.Duration, s.CPU, s.RemoteCPU = 100*time.Millisecond, &one, &zero
 		c := runTest(t, ap, th, s).Config
@@ -225,7 +225,7 @@ func TestAffinity(t *testing.T) {
 func TestRate(t *testing.T) {
 	ap, th := start(t)
 	cases := []struct {
-		w     spec.Workload
+		w     *spec.Workload
 		rate  float64
 		exact bool // the count is the pacer's own, over its own interval
 		got   func(r *result.Result) (count uint64, over float64)
@@ -259,7 +259,7 @@ func TestRate(t *testing.T) {
 // than the one before, all shown live, and they add up to the whole.
 func TestInterimResults(t *testing.T) {
 	ap, th := start(t)
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
 		s := spec.Default(w)
 		s.Duration, s.Interval = time.Second, 200*time.Millisecond
 		var live []client.Interim
@@ -304,14 +304,18 @@ func TestStandingEndpoints(t *testing.T) {
 	th := &workload.Threads{}
 	srv := server.New(server.Config{Version: "test", Threads: th})
 	t.Cleanup(func() { srv.Close() })
-	for _, w := range []spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream, spec.TCPMaerts, spec.UDPStream} {
-		ap, err := srv.Data(server.DataConfig{Workload: w, Addr: netip.MustParseAddrPort("127.0.0.1:0"), Request: 32, Response: 64})
+	for _, w := range spec.Workloads() {
+		cfg := server.DataConfig{Workload: w, Addr: netip.MustParseAddrPort("127.0.0.1:0")}
+		if w.Messages {
+			cfg.Request, cfg.Response = 32, 64
+		}
+		ap, err := srv.Data(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := spec.Default(w)
 		s.Host, s.DataPort, s.NoControl, s.Duration = "127.0.0.1", int(ap.Port()), true, 200*time.Millisecond
-		if w.RR() {
+		if w.Messages {
 			s.Request, s.Response = 32, 64
 		}
 		if w == spec.TCPCRR {

@@ -26,7 +26,7 @@ const fastOpenQueue = 1024
 // test is the server side of one test: its data endpoints and the threads
 // that serve them.
 type test struct {
-	w        spec.Workload
+	w        *spec.Workload
 	setup    *proto.Setup
 	eps      []*endpoint // one per distinct data port; most tests have one
 	port     int         // the first endpoint's port, for Ready
@@ -70,7 +70,7 @@ type endpoint struct {
 
 // newTest opens the data endpoints on the control connection's local
 // address and starts the threads that serve them.
-func (s *Server) newTest(w spec.Workload, m *proto.Setup, local netip.Addr, gd guard) (*test, error) {
+func (s *Server) newTest(w *spec.Workload, m *proto.Setup, local netip.Addr, gd guard) (*test, error) {
 	eps, flows, err := s.plan(w, m)
 	if err != nil {
 		return nil, err
@@ -156,12 +156,12 @@ func (t *test) tagged(fd int) bool {
 
 // plan checks the flows of a Setup and lays out its endpoints: one per
 // distinct port of DataPorts, in order, or one at DataPort.
-func (s *Server) plan(w spec.Workload, m *proto.Setup) ([]*endpoint, int, error) {
+func (s *Server) plan(w *spec.Workload, m *proto.Setup) ([]*endpoint, int, error) {
 	flows := max(m.Flows, 1)
 	if m.Flows < 0 || flows > spec.MaxFlows {
 		return nil, 0, fmt.Errorf("flows %d out of range 1-%d", m.Flows, spec.MaxFlows)
 	}
-	if flows > spec.MaxThreadFlows && w != spec.TCPRR && w != spec.TCPCRR {
+	if flows > spec.MaxThreadFlows && w.Mux == nil {
 		return nil, 0, fmt.Errorf("flows: at most %d for %s, got %d", spec.MaxThreadFlows, w, flows)
 	}
 	if m.DataPorts == nil {
@@ -198,10 +198,10 @@ func (t *test) open(ep *endpoint, local netip.Addr) error {
 		family = unix.AF_INET6
 	}
 	typ := unix.SOCK_STREAM
-	if t.w.UDP() {
+	if t.w.Datagram {
 		typ = unix.SOCK_DGRAM
 	}
-	if typ == unix.SOCK_STREAM && t.w != spec.TCPCRR {
+	if !t.w.Endpoint() {
 		if err := workload.NeedFDs(ep.flows+1, fmt.Sprintf("%d flows", ep.flows)); err != nil {
 			return fmt.Errorf("flows: the server's process: %w", err)
 		}

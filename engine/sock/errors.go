@@ -49,7 +49,7 @@ func Hint(err error) string {
 	case unix.EADDRINUSE:
 		return "the address and port are in use; TIME_WAIT?"
 	case unix.ECONNREFUSED:
-		return "nothing listens there; is `netscript serve` running?"
+		return "nothing listens there"
 	case unix.ETIMEDOUT, unix.EINPROGRESS:
 		return "the host did not answer in time"
 	case unix.ENETUNREACH, unix.EHOSTUNREACH:

@@ -61,7 +61,7 @@ func (s *Spec) threadOnly() string {
 // Multiplexed reports whether the test's flows run on a few epoll threads
 // per end (package mux) rather than on a thread each.
 func (s *Spec) Multiplexed() bool {
-	return (s.Workload == TCPRR || s.Workload == TCPCRR) && s.FlowCount() > ThreadedFlows && s.threadOnly() == ""
+	return s.Workload.Mux != nil && s.FlowCount() > ThreadedFlows && s.threadOnly() == ""
 }
 
 // LocalFor returns the source address and port flow i binds ("" and 0
@@ -96,9 +96,15 @@ func (s *Spec) validateFlows() error {
 		return bad("flows", "must be at most %d, got %d", MaxFlows, n)
 	}
 	if n > MaxThreadFlows {
-		if s.Workload != TCPRR && s.Workload != TCPCRR {
-			return bad("flows", "must be at most %d for %s, which runs a thread per flow on each end (tcp_rr and tcp_crr take up to %d), got %d",
-				MaxThreadFlows, s.Workload.Builtin(), MaxFlows, n)
+		if s.Workload.Mux == nil {
+			var many []string
+			for _, w := range Workloads() {
+				if w.Mux != nil {
+					many = append(many, w.Name)
+				}
+			}
+			return bad("flows", "must be at most %d for %s, which runs a thread per flow on each end (%s take up to %d), got %d",
+				MaxThreadFlows, s.Workload.Name, joinAnd(many), MaxFlows, n)
 		}
 		if o := s.threadOnly(); o != "" {
 			return bad("flows", "must be at most %d with %s, which needs a thread per flow on each end, got %d", MaxThreadFlows, o, n)
@@ -124,17 +130,20 @@ func (s *Spec) validateFlows() error {
 	}
 	for i, p := range s.LocalPorts {
 		if p < 0 || p > 65535 {
-			return bad("local_port", "flow %d: must be in 0-65535, got %d", i, p)
+			return bad("local_port", "[%d]: must be between 0 and 65535, got %d", i, p)
 		}
 	}
 	for i, p := range s.DataPorts {
 		if p < 1 || p > 65535 {
-			return bad("data_port", "flow %d: must be in 1-65535, got %d", i, p)
+			return bad("data_port", "[%d]: must be between 1 and 65535, got %d", i, p)
 		}
 	}
 	if s.LocalPort != 0 && n > 1 {
-		return bad("local_port", "%d flows cannot share source port %d; give a list with one port per flow%s",
-			n, s.LocalPort, map[bool]string{true: ", or local_ports=(lo, hi) to walk a range", false: ""}[s.Workload == TCPCRR])
+		walk := ""
+		if s.Workload.Accepts(OptLocalPorts) {
+			walk = ", or local_ports (lo, hi) to walk a range"
+		}
+		return bad("local_port", "%d flows cannot share source port %d; give a list with one port per flow%s", n, s.LocalPort, walk)
 	}
 	return s.validatePortRange()
 }
@@ -144,9 +153,6 @@ func (s *Spec) validatePortRange() error {
 	r := s.LocalPortRange
 	if r == nil {
 		return nil
-	}
-	if s.Workload != TCPCRR {
-		return bad("local_ports", "applies only to tcp_crr, which opens a connection per transaction")
 	}
 	if r.Lo < 1 || r.Hi > 65535 || r.Lo > r.Hi {
 		return bad("local_ports", "want (lo, hi) with 1 <= lo <= hi <= 65535, got (%d, %d)", r.Lo, r.Hi)

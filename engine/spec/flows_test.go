@@ -10,7 +10,7 @@ import (
 func TestValidateFlows(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		w    Workload
+		w    *Workload
 		set  func(s *Spec)
 		want string // "" for valid
 	}{
@@ -18,18 +18,18 @@ func TestValidateFlows(t *testing.T) {
 		{"many tcp_rr flows", TCPRR, func(s *Spec) { s.Flows = MaxFlows }, ""},
 		{"zero flows", TCPRR, func(s *Spec) { s.Flows = 0 }, "flows: must be at least 1, got 0"},
 		{"too many", TCPCRR, func(s *Spec) { s.Flows = MaxFlows + 1 }, "flows: must be at most 4096"},
-		{"too many threads", UDPRR, func(s *Spec) { s.Flows = MaxThreadFlows + 1 }, "flows: must be at most 256 for udp_rr"},
+		{"too many threads", UDPRR, func(s *Spec) { s.Flows = MaxThreadFlows + 1 }, "flows: must be at most 256 for udp_rr, which runs a thread per flow on each end (tcp_rr, tcp_crr and tcp_cc take up to 4096)"},
 		{"rate needs threads", TCPRR, func(s *Spec) { s.Flows, s.Rate = 300, 10 }, "flows: must be at most 256 with rate"},
 		{"a list per flow", TCPRR, func(s *Spec) { s.Flows, s.Locals = 2, []string{"127.0.0.1", "127.0.0.2"} }, ""},
 		{"short local list", TCPRR, func(s *Spec) { s.Flows, s.Locals = 3, []string{"127.0.0.1"} }, "local: a list of 1 addresses for flows=3"},
 		{"long local_port list", UDPRR, func(s *Spec) { s.Flows, s.LocalPorts = 1, []int{5000, 5001} }, "local_port: a list of 2 ports for flows=1"},
 		{"data_port list", TCPStream, func(s *Spec) { s.Flows, s.DataPorts = 2, []int{9} }, "data_port: a list of 1 ports for flows=2"},
-		{"data port 0 in a list", TCPRR, func(s *Spec) { s.Flows, s.DataPorts = 2, []int{9, 0} }, "data_port: flow 1: must be in 1-65535"},
+		{"data port 0 in a list", TCPRR, func(s *Spec) { s.Flows, s.DataPorts = 2, []int{9, 0} }, "data_port: [1]: must be between 1 and 65535"},
 		{"one source port for several flows", TCPCRR, func(s *Spec) { s.Flows, s.LocalPort = 2, 5000 }, "local_port: 2 flows cannot share source port 5000"},
 		{"port walk", TCPCRR, func(s *Spec) { s.Flows, s.LocalPortRange = 4, &PortRange{5000, 5003} }, ""},
 		{"walk too short", TCPCRR, func(s *Spec) { s.Flows, s.LocalPortRange = 4, &PortRange{5000, 5002} }, "local_ports: (5000, 5002) holds 3 ports for 4 flows"},
 		{"walk upside down", TCPCRR, func(s *Spec) { s.LocalPortRange = &PortRange{6000, 5000} }, "local_ports: want (lo, hi)"},
-		{"walk on tcp_rr", TCPRR, func(s *Spec) { s.LocalPortRange = &PortRange{5000, 5010} }, "local_ports: applies only to tcp_crr"},
+		{"walk on tcp_rr", TCPRR, func(s *Spec) { s.LocalPortRange = &PortRange{5000, 5010} }, "local_ports: does not apply to tcp_rr: it applies only to tcp_crr and tcp_cc"},
 		{"walk and a port", TCPCRR, func(s *Spec) { s.LocalPort, s.LocalPortRange = 7, &PortRange{5000, 5010} }, "local_ports: give local_port or local_ports"},
 		{"client without host", TCPRR, func(s *Spec) { s.Client = "198.18.0.1" }, "client: needs host"},
 	} {

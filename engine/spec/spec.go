@@ -4,72 +4,10 @@
 package spec
 
 import (
-	"fmt"
 	"time"
 
 	"netscript/engine/sock"
 )
-
-// Workload is one of the classic netperf tests.
-type Workload int
-
-// The workloads netscript runs.
-const (
-	TCPRR Workload = iota + 1
-	TCPCRR
-	UDPRR
-	TCPStream
-	TCPMaerts
-	UDPStream
-)
-
-var workloadNames = [...]string{"", "TCP_RR", "TCP_CRR", "UDP_RR", "TCP_STREAM", "TCP_MAERTS", "UDP_STREAM"}
-
-// String returns netperf's name for w ("TCP_RR").
-func (w Workload) String() string {
-	if w > 0 && int(w) < len(workloadNames) {
-		return workloadNames[w]
-	}
-	return fmt.Sprintf("workload(%d)", int(w))
-}
-
-// Builtin returns the Starlark builtin's name for w ("tcp_rr").
-func (w Workload) Builtin() string {
-	switch w {
-	case TCPRR:
-		return "tcp_rr"
-	case TCPCRR:
-		return "tcp_crr"
-	case UDPRR:
-		return "udp_rr"
-	case TCPStream:
-		return "tcp_stream"
-	case TCPMaerts:
-		return "tcp_maerts"
-	case UDPStream:
-		return "udp_stream"
-	}
-	return w.String()
-}
-
-// ParseWorkload reads netperf's name of a test ("TCP_RR").
-func ParseWorkload(s string) (Workload, error) {
-	for i, n := range workloadNames {
-		if i > 0 && n == s {
-			return Workload(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown test %q", s)
-}
-
-// RR reports whether w is a request/response test.
-func (w Workload) RR() bool { return w == TCPRR || w == TCPCRR || w == UDPRR }
-
-// UDP reports whether w runs over UDP.
-func (w Workload) UDP() bool { return w == UDPRR || w == UDPStream }
-
-// Stream reports whether w is a bulk-data test (throughput in 10^6 bits/s).
-func (w Workload) Stream() bool { return w == TCPStream || w == TCPMaerts || w == UDPStream }
 
 // DefaultControlPort is where `netscript serve` listens unless told
 // otherwise (netperf's netserver uses 12865).
@@ -88,7 +26,7 @@ const DefaultConnectTimeout = 5 * time.Second
 
 // Spec is everything that defines one test.
 type Spec struct {
-	Workload       Workload
+	Workload       *Workload
 	Host           string // the server's control address; "" means the embedded loopback server
 	Port           int    // the server's control port
 	Duration       time.Duration
@@ -155,12 +93,12 @@ const MaxDatagram = 65507
 // DefaultSendSize is netperf's send size when none is given: the sending
 // socket's granted send buffer, at most MaxDatagram for UDP (16384 bytes for
 // TCP and 65507 for UDP with Linux's defaults).
-func DefaultSendSize(w Workload, sendBuffer int) int {
+func DefaultSendSize(w *Workload, sendBuffer int) int {
 	n := sendBuffer
 	if n <= 0 {
 		n = 16384
 	}
-	if w.UDP() && n > MaxDatagram {
+	if w.Datagram && n > MaxDatagram {
 		n = MaxDatagram
 	}
 	if n > MaxMessage {
@@ -172,8 +110,8 @@ func DefaultSendSize(w Workload, sendBuffer int) int {
 // DefaultRecvSize is netperf's receive size when none is given: the
 // receiving socket's granted receive buffer (bounded), or for UDP one whole
 // datagram.
-func DefaultRecvSize(w Workload, recvBuffer int) int {
-	if w.UDP() {
+func DefaultRecvSize(w *Workload, recvBuffer int) int {
+	if w.Datagram {
 		return MaxDatagram
 	}
 	n := recvBuffer
@@ -186,28 +124,22 @@ func DefaultRecvSize(w Workload, recvBuffer int) int {
 	return n
 }
 
-// Default returns the defaults of workload w, as netperf has them.
-func Default(w Workload) Spec {
-	return Spec{
+// Default returns the defaults of workload w, as netperf has them: one-byte
+// requests and responses for the workloads whose transactions carry them,
+// and the loss timeout for those that take one.
+func Default(w *Workload) Spec {
+	s := Spec{
 		Workload:       w,
 		Port:           DefaultControlPort,
 		Duration:       DefaultDuration,
-		Request:        1,
-		Response:       1,
-		Timeout:        DefaultUDPTimeout,
 		ConnectTimeout: DefaultConnectTimeout,
 		Flows:          1,
 	}
-}
-
-// OptionError is a bad value of one option.
-type OptionError struct {
-	Option string
-	Msg    string
-}
-
-func (e *OptionError) Error() string { return e.Option + ": " + e.Msg }
-
-func bad(opt, format string, args ...any) error {
-	return &OptionError{Option: opt, Msg: fmt.Sprintf(format, args...)}
+	if w.Messages {
+		s.Request, s.Response = 1, 1
+	}
+	if w.Accepts(OptTimeout) {
+		s.Timeout = DefaultUDPTimeout
+	}
+	return s
 }

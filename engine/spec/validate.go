@@ -28,20 +28,23 @@ const MaxSamples = 100000
 
 // Validate checks every option and names the first one at fault.
 func (s *Spec) Validate() error {
-	if s.Workload < TCPRR || s.Workload > UDPStream {
-		return bad("test", "unknown workload %d", int(s.Workload))
+	if s.Workload == nil {
+		return bad("test", "no workload")
+	}
+	if err := s.validateOptions(); err != nil {
+		return err
 	}
 	if err := s.validateEnd(); err != nil {
 		return err
 	}
 	if s.Port < 1 || s.Port > 65535 {
-		return bad("port", "must be in 1-65535, got %d", s.Port)
+		return bad("port", "must be between 1 and 65535, got %d", s.Port)
 	}
 	if s.DataPort < 0 || s.DataPort > 65535 {
-		return bad("data_port", "must be in 0-65535, got %d", s.DataPort)
+		return bad("data_port", "must be between 0 and 65535, got %d", s.DataPort)
 	}
 	if s.LocalPort < 0 || s.LocalPort > 65535 {
-		return bad("local_port", "must be in 0-65535, got %d", s.LocalPort)
+		return bad("local_port", "must be between 0 and 65535, got %d", s.LocalPort)
 	}
 	if err := s.validateSizes(); err != nil {
 		return err
@@ -49,10 +52,7 @@ func (s *Spec) Validate() error {
 	if s.Burst < 0 || s.Burst > MaxBurst {
 		return bad("burst", "must be between 0 and %d, got %d", MaxBurst, s.Burst)
 	}
-	if s.Burst > 0 && s.Workload != TCPRR && s.Workload != UDPRR {
-		return bad("burst", "applies only to tcp_rr and udp_rr (a %s transaction has its own connection)", s.Workload.Builtin())
-	}
-	if s.Workload == UDPRR && s.Timeout <= 0 {
+	if s.Workload.Accepts(OptTimeout) && s.Timeout <= 0 {
 		return bad("timeout", "must be positive, got %v", s.Timeout)
 	}
 	if s.ConnectTimeout <= 0 {
@@ -60,13 +60,6 @@ func (s *Spec) Validate() error {
 	}
 	if len(s.Brand) > 1024 {
 		return bad("brand", "longer than 1024 bytes")
-	}
-	if s.FastOpen && s.Workload != TCPCRR {
-		why := "it has no connect"
-		if !s.Workload.UDP() {
-			why = "it connects once, before the measured interval"
-		}
-		return bad("fastopen", "applies only to tcp_crr, which opens a connection per transaction; %s %s", s.Workload.Builtin(), why)
 	}
 	if err := s.validateBuffers(); err != nil {
 		return err
@@ -92,12 +85,6 @@ func (s *Spec) validateEnd() error {
 	if s.Duration == 0 && s.Transactions == 0 && s.Bytes == 0 {
 		return bad("duration", "must be positive when no transaction or byte count is given")
 	}
-	if s.Transactions > 0 && !s.Workload.RR() {
-		return bad("transactions", "applies only to request/response tests; use bytes for %s", s.Workload.Builtin())
-	}
-	if s.Bytes > 0 && !s.Workload.Stream() {
-		return bad("bytes", "applies only to stream tests; use transactions for %s", s.Workload.Builtin())
-	}
 	if s.Interval < 0 || s.Interval > 0 && s.Interval < MinInterval {
 		return bad("interval", "must be at least %v, got %v", MinInterval, s.Interval)
 	}
@@ -119,7 +106,7 @@ func (s *Spec) validateSizes() error {
 	if s.Workload.UDP() {
 		max, what = MaxDatagram, "bytes (the most a UDP datagram carries)"
 	}
-	if s.Workload.RR() {
+	if s.Workload.Messages {
 		if s.Request < 1 || s.Request > max {
 			return bad("request", "must be between 1 and %d %s, got %d", max, what, s.Request)
 		}
@@ -133,7 +120,7 @@ func (s *Spec) validateSizes() error {
 	if s.RecvSize < 0 || s.RecvSize > MaxMessage {
 		return bad("recv_size", "must be between 1 and %d bytes, got %d", MaxMessage, s.RecvSize)
 	}
-	if s.Workload == UDPStream && s.RecvSize > 0 && s.RecvSize < s.SendSize {
+	if s.Workload.ClientSends() && s.Workload.Datagram && s.RecvSize > 0 && s.RecvSize < s.SendSize {
 		return bad("recv_size", "%d is shorter than send_size %d: each datagram would be cut short", s.RecvSize, s.SendSize)
 	}
 	return nil
@@ -189,7 +176,7 @@ func (s *Spec) validateControl() error {
 		return nil
 	}
 	if s.DataPort == 0 && len(s.DataPorts) == 0 {
-		return bad("control", "False needs data_port: the port of a standing data endpoint (started with `netscript serve --data %s:PORT`)", s.Workload.Builtin())
+		return &OptionError{Option: "control", Err: ErrNeedsDataPort}
 	}
 	for _, o := range []struct {
 		name string
@@ -197,14 +184,14 @@ func (s *Spec) validateControl() error {
 	}{
 		{"remote_send_buffer", s.RemoteSendBuffer != 0}, {"remote_recv_buffer", s.RemoteRecvBuffer != 0},
 		{"remote_cpu", s.RemoteCPU != nil},
-		// TCP_MAERTS's server does the sending, so only a control
-		// connection can tell it how.
-		{"send_size", s.Workload == TCPMaerts && s.SendSize != 0},
-		{"bytes", s.Workload == TCPMaerts && s.Bytes != 0},
-		{"rate", s.Workload == TCPMaerts && s.Rate != 0},
+		// When the server does the sending, only a control connection
+		// can tell it how.
+		{"send_size", s.Workload.ServerSends && s.SendSize != 0},
+		{"bytes", s.Workload.ServerSends && s.Bytes != 0},
+		{"rate", s.Workload.ServerSends && s.Rate != 0},
 	} {
 		if o.set {
-			return bad(o.name, "needs a control connection to reach the server (control=False)")
+			return &OptionError{Option: o.name, Err: ErrNeedsControl}
 		}
 	}
 	return nil

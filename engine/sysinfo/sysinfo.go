@@ -55,7 +55,7 @@ type Sysctl struct {
 var Sysctls = []Sysctl{
 	{"net.ipv4.tcp_congestion_control", "congestion control algorithm of new connections"},
 	{"net.core.default_qdisc", "queueing discipline of new interfaces (fq paces, pfifo_fast does not)"},
-	{"net.ipv4.tcp_fastopen", "TCP Fast Open: 1 client, 2 server, 3 both (fastopen=True needs it)"},
+	{"net.ipv4.tcp_fastopen", "TCP Fast Open: 1 client, 2 server, 3 both (a Fast Open test needs both ends' bits)"},
 	{"net.ipv4.tcp_rmem", "TCP receive buffer min, default, max (autotuning range)"},
 	{"net.ipv4.tcp_wmem", "TCP send buffer min, default, max (autotuning range)"},
 	{"net.core.rmem_max", "largest receive buffer SO_RCVBUF may ask for"},

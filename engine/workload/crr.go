@@ -296,9 +296,8 @@ type CRRServer struct {
 	// from it ends the loop with that error (the daemon's bound on
 	// connections per second). Once per batch, so it costs nothing per
 	// connection.
-	Check  func() error
-	Counts ServerCounts
-	Err    error
+	Check func() error
+	ServerOutcome
 
 	rbuf []byte
 	resp []byte
@@ -309,7 +308,7 @@ type CRRServer struct {
 // Prepare allocates the loop's buffers.
 func (s *CRRServer) Prepare() {
 	s.rbuf = make([]byte, clampBuf(s.Request, 1))
-	s.resp = make([]byte, clampBuf(s.Response, 1))
+	s.resp = make([]byte, s.Response) // TCP_CC: none
 }
 
 // Run serves connections until Stop is set.

@@ -85,23 +85,25 @@ func (m *Maerts) Run() {
 	}
 }
 
-// Drain reads what the server still sends after the measured interval,
-// until it closes or timeout passes, and counts it in Result.Drained. It
-// reports whether the server's close was seen.
-func (m *Maerts) Drain(timeout time.Duration) bool {
+// Drain reads fd until its peer closes it or timeout passes, into buf, and
+// returns the bytes read and whether the close was seen. A TCP_MAERTS
+// client reads with it what the server sent after the measured interval;
+// a TCP_RR client what is left after it half-closed.
+func Drain(fd int, buf []byte, timeout time.Duration) (uint64, bool) {
+	var got uint64
 	deadline := time.Now().Add(timeout)
 	for {
-		n, en := sock.Read(m.FD, m.buf)
+		n, en := sock.Read(fd, buf)
 		if en == unix.EAGAIN || en == unix.EINTR {
 			if time.Now().After(deadline) {
-				return false
+				return got, false
 			}
 			continue
 		}
 		if en != 0 || n == 0 {
-			return en == 0
+			return got, en == 0
 		}
-		m.Result.Drained += uint64(n)
+		got += uint64(n)
 	}
 }
 
@@ -114,8 +116,7 @@ type MaertsSource struct {
 	Bytes    uint64 // send exactly this many bytes; 0: until Stop
 	Pace     *Pacer // if set, paces the sends
 	Stop     *atomic.Bool
-	Counts   ServerCounts
-	Err      error
+	ServerOutcome
 
 	buf []byte
 }

@@ -159,8 +159,7 @@ type RRServer struct {
 	Response int
 	Burst    int // the client's burst (informational)
 	Stop     *atomic.Bool
-	Counts   ServerCounts
-	Err      error
+	ServerOutcome
 
 	rbuf []byte
 	resp []byte

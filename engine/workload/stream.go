@@ -129,8 +129,7 @@ type StreamSink struct {
 	FD       int
 	RecvSize int
 	Stop     *atomic.Bool
-	Counts   ServerCounts
-	Err      error
+	ServerOutcome
 
 	buf []byte
 }

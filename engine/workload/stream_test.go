@@ -69,9 +69,11 @@ func TestMaertsCounts(t *testing.T) {
 		m := &Maerts{Loop: Loop{Limits: Limits{Duration: d}}, FD: cfd, RecvSize: 65536}
 		m.Run()
 		stop.Store(true) // what the Stop control message does
-		if !m.Drain(2 * time.Second) {
+		drained, closed := Drain(cfd, make([]byte, 65536), 2*time.Second)
+		if !closed {
 			t.Fatal("the server did not close after Stop")
 		}
+		m.Result.Drained += drained
 		<-done
 		r := m.Result
 		if m.Err != nil || r.Elapsed != d || r.BytesReceived == 0 {

@@ -164,8 +164,7 @@ type UDPRRServer struct {
 	Response int
 	Allowed  *Allow // if set, only these sources are answered (authenticated sessions)
 	Stop     *atomic.Bool
-	Counts   ServerCounts
-	Err      error
+	ServerOutcome
 
 	rbuf []byte
 	resp []byte

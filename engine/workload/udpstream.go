@@ -132,8 +132,7 @@ type UDPSink struct {
 	Standing bool
 	Allowed  *Allow // if set, only datagrams from these sources count (authenticated sessions)
 	Stop     *atomic.Bool
-	Counts   ServerCounts
-	Err      error
+	ServerOutcome
 
 	buf  []byte
 	from sock.Addr

@@ -1,0 +1,41 @@
+package result
+
+import "math"
+
+// Totals are the counts that add up: over the flows of one test (the
+// client builds its result so) and over results aggregated as if they were
+// flows of one test (Aggregate). Both sum through Add, so a figure is
+// never summed two ways.
+type Totals struct {
+	Transactions, Discarded  uint64
+	BytesSent, BytesReceived uint64
+	SendCalls, RecvCalls     uint64
+	Drained                  uint64
+	Elapsed                  float64 // the longest, not a sum
+	Errors                   map[string]uint64
+}
+
+// Totals returns r's counts.
+func (r *Result) Totals() Totals {
+	return Totals{Transactions: r.Transactions, Discarded: r.Discarded, BytesSent: r.BytesSent, BytesReceived: r.BytesReceived,
+		SendCalls: r.SendCalls, RecvCalls: r.RecvCalls, Drained: r.Drained, Elapsed: r.Elapsed, Errors: r.Errors}
+}
+
+// Add adds t's counts to r's: sums, the errors merged, the longest
+// elapsed.
+func (r *Result) Add(t Totals) {
+	r.Transactions += t.Transactions
+	r.Discarded += t.Discarded
+	r.BytesSent += t.BytesSent
+	r.BytesReceived += t.BytesReceived
+	r.SendCalls += t.SendCalls
+	r.RecvCalls += t.RecvCalls
+	r.Drained += t.Drained
+	r.Elapsed = math.Max(r.Elapsed, t.Elapsed)
+	if len(t.Errors) > 0 {
+		if r.Errors == nil {
+			r.Errors = map[string]uint64{}
+		}
+		AddErrors(r.Errors, t.Errors)
+	}
+}

@@ -1,0 +1,125 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The names of the options only some workloads take (Workload.Takes). Every
+// other option applies to every workload. Errors name options by these
+// names, and the front ends call their options so.
+const (
+	OptTransactions = "transactions"
+	OptRequest      = "request"
+	OptResponse     = "response"
+	OptBurst        = "burst"
+	OptNoDelay      = "nodelay"
+	OptTimeout      = "timeout"
+	OptFastOpen     = "fastopen"
+	OptLocalPorts   = "local_ports"
+	OptSendSize     = "send_size"
+	OptRecvSize     = "recv_size"
+	OptBytes        = "bytes"
+)
+
+// optionRule is how Validate tells that a workload-specific option was
+// given, and why the workloads that do not take it do not.
+type optionRule struct {
+	given func(s *Spec) bool
+	// why follows "it applies only to <the workloads that take it>";
+	// "" says nothing more.
+	why string
+}
+
+// optionRules holds every workload-specific option.
+var optionRules = map[string]optionRule{
+	OptTransactions: {func(s *Spec) bool { return s.Transactions > 0 }, ", which count transactions; bulk tests end by bytes"},
+	OptRequest:      {func(s *Spec) bool { return s.Request != 0 }, ", whose transactions carry a request"},
+	OptResponse:     {func(s *Spec) bool { return s.Response != 0 }, ", whose transactions carry a response"},
+	OptBurst:        {func(s *Spec) bool { return s.Burst != 0 }, ", which keep one connection (or socket) and can have several requests in flight on it"},
+	OptNoDelay:      {func(s *Spec) bool { return s.NoDelay }, ", which run over TCP"},
+	OptTimeout:      {func(s *Spec) bool { return s.Timeout != 0 }, ", whose lost datagrams would otherwise stop a transaction"},
+	OptFastOpen:     {func(s *Spec) bool { return s.FastOpen }, ", which opens a connection per transaction"},
+	OptLocalPorts: {func(s *Spec) bool { return s.LocalPortRange != nil }, ", which open a connection per transaction; " +
+		"give the other tests' flows their ports with a list for local_port"},
+	OptSendSize: {func(s *Spec) bool { return s.SendSize != 0 }, " (stream tests); request/response tests have request and response"},
+	OptRecvSize: {func(s *Spec) bool { return s.RecvSize != 0 }, " (stream tests); request/response tests have request and response"},
+	OptBytes:    {func(s *Spec) bool { return s.Bytes != 0 }, " (stream tests); request/response tests end by transactions"},
+}
+
+// NotApplicableError is an option given to a workload that does not take
+// it.
+type NotApplicableError struct {
+	Option   string
+	Workload *Workload
+}
+
+// Error says that the option does not apply, which workloads take it,
+// and why; an OptionError around it names the option.
+func (e *NotApplicableError) Error() string {
+	return fmt.Sprintf("does not apply to %s: %s", e.Workload.Name, e.Reason())
+}
+
+// Reason says which workloads take the option, and why the others do not.
+func (e *NotApplicableError) Reason() string {
+	var names []string
+	for _, w := range Takers(e.Option) {
+		names = append(names, w.Name)
+	}
+	return "it applies only to " + joinAnd(names) + optionRules[e.Option].why
+}
+
+// joinAnd lists names as "a", "a and b" or "a, b and c".
+func joinAnd(names []string) string {
+	switch len(names) {
+	case 0:
+		return "no test"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// validateOptions refuses a workload-specific option the workload does not
+// take.
+func (s *Spec) validateOptions() error {
+	for _, name := range []string{OptTransactions, OptRequest, OptResponse, OptBurst, OptNoDelay, OptTimeout,
+		OptFastOpen, OptLocalPorts, OptSendSize, OptRecvSize, OptBytes} {
+		if !s.Workload.Accepts(name) && optionRules[name].given(s) {
+			return &OptionError{Option: name, Err: &NotApplicableError{Option: name, Workload: s.Workload}}
+		}
+	}
+	return nil
+}
+
+// OptionError is a bad value of one option: which option, and why (the
+// cause may be a *NotApplicableError, ErrNeedsControl, ErrNeedsDataPort or
+// a plain description).
+type OptionError struct {
+	Option string
+	Err    error
+}
+
+// Error names the option and the cause.
+func (e *OptionError) Error() string { return e.Option + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *OptionError) Unwrap() error { return e.Err }
+
+// ErrNeedsControl is the cause of an option that only a control connection
+// can carry to the server, given to a test without one.
+var ErrNeedsControl = errors.New("needs a control connection to reach the server")
+
+// ErrNeedsDataPort is the cause of a test without a control connection that
+// does not say where the standing data endpoint is.
+var ErrNeedsDataPort = errors.New("a test without a control connection needs data_port: the port of a standing data endpoint")
+
+// bad is an OptionError with a described cause.
+func bad(opt, format string, args ...any) error {
+	return &OptionError{Option: opt, Err: fmt.Errorf(format, args...)}
+}
+
+// Bad is an OptionError for option with a described cause, for callers that
+// check an option the way Validate does.
+func Bad(option, format string, args ...any) error { return bad(option, format, args...) }

@@ -1,0 +1,37 @@
+package spec
+
+import (
+	"netscript/engine/mux"
+	"netscript/engine/workload"
+)
+
+// TCPCRR is netperf's TCP_CRR: every transaction opens a connection, sends
+// the request, reads the response and the server's close, and closes.
+var TCPCRR = &Workload{
+	Name: "tcp_crr", Netperf: "TCP_CRR", Code: 2,
+	Unit:           "connect, request, response, close: a new connection per transaction",
+	Short:          "connect, request, response, close per transaction",
+	PerTransaction: true,
+	Messages:       true,
+	Takes:          []string{OptTransactions, OptRequest, OptResponse, OptNoDelay, OptFastOpen, OptLocalPorts},
+	Client:         connClient,
+	Mux:            mux.PrepareCRR,
+	Server:         connServer,
+}
+
+// connClient is the client loop of a workload with a connection per
+// transaction: TCP_CRR, and TCP_CC, whose transactions carry no data.
+func connClient(f *ClientFlow) (workload.ClientLoop, error) {
+	s := f.Spec
+	l := &workload.CRR{Loop: f.Loop, Remote: f.Remote, Local: f.Local, Walk: f.Walk, NoDelay: s.NoDelay,
+		Request: s.Request, Response: s.Response, FastOpen: s.FastOpen, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}
+	l.Prepare()
+	return l, nil
+}
+
+// connServer is the server loop of a workload with a connection per
+// transaction: it accepts, reads the request, answers and closes first.
+func connServer(p *ServerParams) workload.ServerLoop {
+	return &workload.CRRServer{LFD: p.FD, Request: p.Request, Response: p.Response, FastOpen: p.FastOpen,
+		Allowed: p.Allowed, Stop: p.Stop, Check: p.Check}
+}

@@ -1,0 +1,54 @@
+package starlib
+
+import (
+	"errors"
+	"strings"
+	"syscall"
+
+	"netscript/engine/proto"
+	"netscript/engine/sock"
+	"netscript/engine/spec"
+)
+
+// advise turns the engine's typed errors into what a script's author can
+// act on, in the words and syntax of a script: the engine says that a test
+// without a control connection needs a data port, the front end says which
+// keyword does that and which command starts the endpoint. The error keeps
+// its chain (errors.As still finds a *client.TestError and the rest).
+func advise(err error, w *spec.Workload) error {
+	if err == nil {
+		return nil
+	}
+	var oe *sock.OpError
+	switch {
+	case errors.Is(err, spec.ErrNeedsDataPort):
+		return rephrase(err, spec.ErrNeedsDataPort.Error(),
+			"False needs data_port: the port of a standing data endpoint (started with `netscript serve --data "+w.Name+":PORT`)")
+	case errors.Is(err, spec.ErrNeedsControl):
+		return rephrase(err, spec.ErrNeedsControl.Error(), spec.ErrNeedsControl.Error()+" (control=False)")
+	case errors.Is(err, proto.ErrTokenRequired):
+		return rephrase(err, proto.ErrTokenRequired.Error(), proto.ErrTokenRequired.Error()+
+			": set $NETSCRIPT_TOKEN, or run netscript --token-file FILE, with the token `netscript serve` was given")
+	case errors.Is(err, proto.ErrServerOpen):
+		return rephrase(err, proto.ErrServerOpen.Error(), proto.ErrServerOpen.Error()+
+			"; to use an open server, run without $NETSCRIPT_TOKEN and --token-file")
+	case errors.As(err, &oe) && errors.Is(err, syscall.ECONNREFUSED):
+		return &advised{err: err, text: err.Error() + "; is `netscript serve` running?"}
+	}
+	return err
+}
+
+// rephrase replaces the engine's wording of a cause inside err's message.
+func rephrase(err error, cause, with string) error {
+	return &advised{err: err, text: strings.Replace(err.Error(), cause, with, 1)}
+}
+
+// advised is an error told the front end's way; it unwraps to the
+// engine's.
+type advised struct {
+	err  error
+	text string
+}
+
+func (a *advised) Error() string { return a.text }
+func (a *advised) Unwrap() error { return a.err }

@@ -1,0 +1,172 @@
+package script
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"go.starlark.net/starlark"
+
+	"netscript/starlib"
+)
+
+// Script is a program to run: a file or a -c snippet, with its arguments.
+type Script struct {
+	Name string            // file name, or "<command-line>" for -c
+	Src  []byte            // the program text
+	Args map[string]string // NAME=VALUE pairs, as the dict `args`
+}
+
+// ReadScript reads a script file, refusing directories and text that is
+// not UTF-8 with a clear error.
+func ReadScript(path string) (*Script, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("script %s: no such file", path)
+		}
+		return nil, fmt.Errorf("script %s: %w", path, err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("script %s: is a directory, not a script", path)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("script %s: %w", path, err)
+	}
+	if !utf8.Valid(src) {
+		return nil, fmt.Errorf("script %s: not UTF-8 text", path)
+	}
+	return &Script{Name: path, Src: src}, nil
+}
+
+// ParseArgs reads NAME=VALUE pairs.
+func ParseArgs(pairs []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, p := range pairs {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("argument %q is not NAME=VALUE", p)
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// argsDict converts script arguments to the frozen dict `args`.
+func argsDict(m map[string]string) *starlark.Dict {
+	d := starlark.NewDict(len(m))
+	for k, v := range m {
+		d.SetKey(starlark.String(k), starlark.String(v))
+	}
+	d.Freeze()
+	return d
+}
+
+// Exec runs a script on th with the predeclared names and the script's
+// args; load() resolves relative to the loading file.
+func Exec(th *starlark.Thread, sc *Script) (starlark.StringDict, error) {
+	pre := Globals(sc.Args)
+	l := newLoader(pre)
+	l.top(sc.Name)
+	th.Load = l.load
+	return starlib.ExecFile(th, sc.Name, sc.Src, pre)
+}
+
+// Globals returns what a script starts with: the predeclared names and
+// args, the frozen dict of its NAME=VALUE pairs.
+func Globals(args map[string]string) starlark.StringDict {
+	pre := starlib.Predeclared()
+	pre["args"] = argsDict(args)
+	return pre
+}
+
+// LoadFunc returns a thread's load function for modules that start with
+// pre: a module resolves relative to the file that loads it (the current
+// directory for -c, stdin and the REPL), runs once, and a cycle is an
+// error that names the file.
+func LoadFunc(pre starlark.StringDict) func(th *starlark.Thread, module string) (starlark.StringDict, error) {
+	return newLoader(pre).load
+}
+
+// loader resolves load() statements relative to the loading file, runs
+// each module once, and reports a cycle with the chain of files in it.
+type loader struct {
+	pre     starlark.StringDict
+	cache   map[string]*loadEntry // by absolute path
+	loading []string              // the chain of files being loaded, as named
+}
+
+// loadEntry is one module in the loader's cache: its globals or the error
+// that loading it gave, or loading while it runs.
+type loadEntry struct {
+	globals starlark.StringDict
+	err     error
+	loading bool
+}
+
+func newLoader(pre starlark.StringDict) *loader {
+	return &loader{pre: pre, cache: map[string]*loadEntry{}}
+}
+
+// top marks the script that loads the rest, so a module that loads it
+// back is a cycle rather than a second copy of it.
+func (l *loader) top(name string) {
+	if strings.HasPrefix(name, "<") {
+		return
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		l.cache[abs] = &loadEntry{loading: true}
+		l.loading = append(l.loading, name)
+	}
+}
+
+func (l *loader) load(th *starlark.Thread, module string) (starlark.StringDict, error) {
+	from := th.CallFrame(0).Pos.Filename()
+	path := module
+	if !filepath.IsAbs(path) {
+		dir := "."
+		if from != "" && !strings.HasPrefix(from, "<") {
+			dir = filepath.Dir(from)
+		}
+		path = filepath.Join(dir, module)
+	}
+	key, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if e, ok := l.cache[key]; ok {
+		if e.loading {
+			return nil, fmt.Errorf("load cycle: %s loads %s", strings.Join(l.loading, " loads "), path)
+		}
+		return e.globals, e.err
+	}
+	e := &loadEntry{loading: true}
+	l.cache[key] = e
+	sc, err := ReadScript(path)
+	if err != nil {
+		e.err, e.loading = err, false
+		return nil, err
+	}
+	child := starlib.NewLoadThread(th, "load "+path)
+	child.Load = l.load
+	// Ctrl-C cancels the statement's context: stop the module's own code
+	// too, not only the tests it runs.
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-starlib.Context(th).Done():
+			child.Cancel("interrupted")
+		case <-done:
+		}
+	}()
+	l.loading = append(l.loading, path)
+	e.globals, e.err = starlib.ExecFile(child, path, sc.Src, l.pre)
+	l.loading = l.loading[:len(l.loading)-1]
+	close(done)
+	e.loading = false
+	return e.globals, e.err
+}

@@ -1,0 +1,44 @@
+package starlib_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarktest"
+
+	"netscript/starlib"
+	"netscript/starlib/internal/startest"
+	"netscript/starlib/script"
+)
+
+// TestStarFiles runs every testdata/*.star file; each loads assert.star and
+// checks the Starlark surface from a script's point of view.
+func TestStarFiles(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.star")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no .star tests found: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			th, _ := startest.NewThread(t)
+			pre := script.Globals(nil)
+			th.Load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
+				if module == "assert.star" {
+					return starlarktest.LoadAssertModule()
+				}
+				return script.LoadFunc(pre)(th, module)
+			}
+			sc, err := script.ReadScript(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := starlib.ExecFile(th, sc.Name, sc.Src, pre); err != nil {
+				if ee, ok := err.(*starlark.EvalError); ok {
+					t.Fatal(ee.Backtrace())
+				}
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -1,0 +1,117 @@
+package starlib
+
+import (
+	"sort"
+	"sync"
+
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// ExecFile runs a Starlark file (or a -c snippet) on th in netscript's
+// dialect, with the predeclared names pre, and returns its globals, frozen
+// as Starlark freezes a module's globals when it ends (what
+// starlark.ExecFileOptions does). It keeps the file's syntax in th's
+// environment, so that parallel() freezes only the globals its branches
+// use; see KeepSyntax.
+func ExecFile(th *starlark.Thread, filename string, src any, pre starlark.StringDict) (starlark.StringDict, error) {
+	f, prog, err := starlark.SourceProgramOptions(FileOptions(), filename, src, pre.Has)
+	if err != nil {
+		return nil, err
+	}
+	if env, err := envOf(th); err == nil {
+		env.KeepSyntax(f)
+	}
+	g, err := prog.Init(th, pre)
+	g.Freeze()
+	return g, err
+}
+
+// KeepSyntax remembers the syntax tree of a file or REPL statement this
+// environment runs (before or after it is resolved), so that parallel()
+// can tell which globals the functions defined in it use and freeze only
+// those. For a function whose syntax it does not know, parallel() freezes
+// every global of its module. ExecFile keeps what it runs by itself.
+func (e *Env) KeepSyntax(f *syntax.File) {
+	if len(f.Stmts) == 0 {
+		return
+	}
+	e.syntax.mu.Lock()
+	defer e.syntax.mu.Unlock()
+	if e.syntax.files == nil {
+		e.syntax.files = map[syntax.Position]*syntax.File{}
+		e.syntax.names = map[syntax.Position][]string{}
+	}
+	e.syntax.files[fileKey(syntax.Start(f.Stmts[0]))] = f
+}
+
+// syntaxes are the syntax trees an environment ran, by file, and what was
+// learnt from them, by function.
+type syntaxes struct {
+	mu    sync.Mutex
+	files map[syntax.Position]*syntax.File // by fileKey of any position in it
+	names map[syntax.Position][]string     // by a function's position: the names namesOf found
+}
+
+// fileKey identifies the parse a position comes from: every position of
+// one parse shares its file name's address, which no other parse has, so
+// two REPL statements (both "<stdin>", both from line 1) differ.
+func fileKey(p syntax.Position) syntax.Position {
+	p.Line, p.Col = 0, 0
+	return p
+}
+
+// namesOf lists the global and predeclared names the body of fn uses,
+// with the bodies of the functions nested in it; ok is false when fn's
+// syntax is not known (a file run by other means than ExecFile or
+// KeepSyntax).
+func (e *Env) namesOf(fn *starlark.Function) (names []string, ok bool) {
+	pos := fn.Position()
+	e.syntax.mu.Lock()
+	defer e.syntax.mu.Unlock()
+	if names, ok := e.syntax.names[pos]; ok {
+		return names, true
+	}
+	f := e.syntax.files[fileKey(pos)]
+	if f == nil {
+		return nil, false
+	}
+	var def *resolve.Function
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if def != nil {
+			return false
+		}
+		var rf any
+		switch n := n.(type) {
+		case *syntax.DefStmt:
+			rf = n.Function
+		case *syntax.LambdaExpr:
+			rf = n.Function
+		}
+		if d, ok := rf.(*resolve.Function); ok && d.Pos == pos {
+			def = d
+		}
+		return true
+	})
+	if def == nil {
+		return nil, false
+	}
+	set := map[string]bool{}
+	for _, stmt := range def.Body {
+		syntax.Walk(stmt, func(n syntax.Node) bool {
+			if id, ok := n.(*syntax.Ident); ok {
+				if b, ok := id.Binding.(*resolve.Binding); ok && (b.Scope == resolve.Global || b.Scope == resolve.Predeclared) {
+					set[id.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	e.syntax.names[pos] = names
+	return names, true
+}
