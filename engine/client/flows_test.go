@@ -66,17 +66,33 @@ func TestFlowsCount(t *testing.T) {
 	}
 }
 
-// TestFlowsEveryWorkload: every workload runs several flows in one window;
-// both ends' counts add up per test.
+// byWork makes s end by work instead of time, per flow: transactions for
+// the RR tests, bytes for the streams. Then every flow must do its share,
+// where in a short window a loaded machine may give a flow no turn at all.
+func byWork(s *spec.Spec) {
+	s.Duration = 0
+	switch {
+	case s.Workload.RR():
+		s.Transactions = 50
+	case s.Workload == spec.UDPStream:
+		s.Bytes = 100 * uint64(s.SendSize)
+	default:
+		s.Bytes = 1 << 20
+	}
+}
+
+// TestFlowsEveryWorkload: every workload runs several flows in one test,
+// each doing its share of work; both ends' counts add up per test.
 func TestFlowsEveryWorkload(t *testing.T) {
 	th := &workload.Threads{}
 	ap := startServer(t, th)
 	for _, w := range spec.Workloads() {
 		s := specFor(w, ap)
-		s.Flows, s.Duration = 3, 200*time.Millisecond
+		s.Flows = 3
 		if w == spec.UDPStream {
 			s.SendSize, s.Rate = 1000, 2000 // paced: no loss to explain
 		}
+		byWork(&s)
 		res, err := client.Run(context.Background(), s, client.Options{Threads: th})
 		if err != nil {
 			t.Fatalf("%v: %v", w, err)
@@ -318,7 +334,8 @@ func TestDataPorts(t *testing.T) {
 	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR, spec.UDPRR, spec.TCPStream} {
 		p := []int{socktest.Reserve(t, true), socktest.Reserve(t, true)}
 		s := specFor(w, ap)
-		s.Flows, s.Duration = 4, 100*time.Millisecond
+		s.Flows = 4
+		byWork(&s)
 		s.DataPorts = []int{p[0], p[1], p[0], p[1]}
 		res, err := client.Run(context.Background(), s, client.Options{Threads: th})
 		if err != nil {
