@@ -1,19 +1,24 @@
 package starlib_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarktest"
 
+	"netscript/engine/sock/socktest"
 	"netscript/starlib"
 	"netscript/starlib/internal/startest"
 	"netscript/starlib/script"
 )
 
 // TestStarFiles runs every testdata/*.star file; each loads assert.star and
-// checks the Starlark surface from a script's point of view.
+// checks the Starlark surface from a script's point of view. A script that
+// must name source ports takes them from args["ports"]: two ports the
+// kernel chose, held on 127.0.0.1 (TCP and UDP) until the file has run, so
+// they are free on 127.0.0.2.
 func TestStarFiles(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.star")
 	if err != nil || len(files) == 0 {
@@ -22,7 +27,8 @@ func TestStarFiles(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			th, _ := startest.NewThread(t)
-			pre := script.Globals(nil)
+			ports := fmt.Sprintf("%d,%d", socktest.Reserve(t, true), socktest.Reserve(t, true))
+			pre := script.Globals(map[string]string{"ports": ports})
 			th.Load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
 				if module == "assert.star" {
 					return starlarktest.LoadAssertModule()
