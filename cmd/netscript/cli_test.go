@@ -209,6 +209,22 @@ func TestRecordReplayShow(t *testing.T) {
 	}
 }
 
+// TestRecordOfTheLastRelease: a record written by the release before the
+// workload registry shows and replays: its script runs again here, its
+// four tests beside the recorded ones, and the change of build is named.
+func TestRecordOfTheLastRelease(t *testing.T) {
+	rec := "../../starlib/record/testdata/record-0.1.0-f0005e1.json"
+	r := netscript(t, 10*time.Second, "show", rec)
+	if r.code != 0 || !strings.Contains(r.stdout, "4 results") || !strings.Contains(r.stdout, "TCP_MAERTS") {
+		t.Errorf("show: %+v", r)
+	}
+	r = netscript(t, 60*time.Second, "replay", rec)
+	if r.code != 0 || !strings.Contains(r.stdout, "replay of "+rec) || !strings.Contains(r.stdout, "Recorded") ||
+		!strings.Contains(r.stdout, "TCP_CRR") || !strings.Contains(r.stdout, "f0005e1 ->") {
+		t.Errorf("replay: %+v", r)
+	}
+}
+
 // TestRecordBadInput: every mistake with records is one clear line and a
 // non-zero exit, and an unwritable --record stops before anything runs (the
 // 60 s test would show in the time taken, far beyond the bound, which is

@@ -87,6 +87,7 @@ func main() {
 	only := flag.String("only", "", "comma-separated workloads to run (default all)")
 	embedded := flag.Bool("embedded", true, "also compare the embedded server with a separate daemon")
 	flowRows := flag.Bool("flows", true, "also measure aggregate throughput against flows (flows.go); -only flows runs only those rows")
+	baseline := flag.String("baseline", "", "another netscript binary (the last release, say) to run with its own daemon in the same rounds; its column ns/base is netscript over it")
 	flag.Parse()
 	if err := checkArgs(*only, *rounds, *secs); err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
@@ -105,6 +106,12 @@ func main() {
 	defer stopPP1()
 	stopNS := start("0", *netscript, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", nsPort))
 	defer stopNS()
+	basePort := 0
+	if *baseline != "" {
+		basePort = freePort()
+		stopBase := start("0", *baseline, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", basePort))
+		defer stopBase()
+	}
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
@@ -130,17 +137,21 @@ func main() {
 	fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
 	fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
 	fmt.Printf("(ns/floor: netscript over the floor, round by round; tcp_cc has no pingpong row, so it is measured against the floor)\n")
-	fmt.Printf("%-12s %-6s %14s %14s %8s %9s %9s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp", "ns/floor")
+	if *baseline != "" {
+		fmt.Printf("(ns/base: netscript over %s, each with its own daemon on CPU 0, round by round)\n", *baseline)
+	}
+	fmt.Printf("%-12s %-6s %14s %14s %8s %9s %9s %8s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp", "ns/floor", "ns/base")
 	for _, w := range workloads {
 		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") {
 			continue
 		}
 		for _, place := range []struct{ name, cpu string }{{"same", "0"}, {"diff", "1"}} {
-			var ratios, nsv, ppv, floors, overFloor []float64
+			var ratios, nsv, ppv, floors, overFloor, overBase []float64
+			hasBase := *baseline != "" && hasBuiltin(*baseline, w.name)
 			for r := 0; r < *rounds; r++ {
-				runNS := func() float64 {
-					code := fmt.Sprintf("print(%s(host='127.0.0.1', port=%d, duration=%g%s).throughput)", w.name, nsPort, *secs, w.extra)
-					return measure(place.cpu, *netscript, "-c", code)
+				runNS := func(bin string, port int) float64 {
+					code := fmt.Sprintf("print(%s(host='127.0.0.1', port=%d, duration=%g%s).throughput)", w.name, port, *secs, w.extra)
+					return measure(place.cpu, bin, "-c", code)
 				}
 				runPP := func() float64 {
 					if w.pingpong == "" {
@@ -155,25 +166,41 @@ func main() {
 					args := append([]string{"floor", w.floor, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
 					return measure(cpu, self, args...)
 				}
-				var a, b, f float64
+				runBase := func() float64 {
+					if !hasBase {
+						return 0
+					}
+					return runNS(*baseline, basePort)
+				}
+				var a, b, f, o float64
 				if r%2 == 0 {
-					a, b, f = runNS(), runPP(), runFloor()
+					a, b, f, o = runNS(*netscript, nsPort), runPP(), runFloor(), runBase()
 				} else {
-					f, b = runFloor(), runPP()
-					a = runNS()
+					o, f, b = runBase(), runFloor(), runPP()
+					a = runNS(*netscript, nsPort)
 				}
 				nsv, ppv, overFloor = append(nsv, a), append(ppv, b), append(overFloor, a/f)
 				if b > 0 {
 					ratios, floors = append(ratios, a/b), append(floors, f/b)
 				}
+				if o > 0 {
+					overBase = append(overBase, a/o)
+				}
+			}
+			base := "-"
+			if len(overBase) > 0 {
+				base = fmt.Sprintf("%.3f", median(overBase))
 			}
 			if w.pingpong == "" {
-				fmt.Printf("%-12s %-6s %14.2f %14s %8s %9s %9.3f   rounds (ns/floor): %s\n", w.name, place.name, median(nsv), "-", "-", "-",
-					median(overFloor), fmtList(overFloor))
+				fmt.Printf("%-12s %-6s %14.2f %14s %8s %9s %9.3f %8s   rounds (ns/floor): %s\n", w.name, place.name, median(nsv), "-", "-", "-",
+					median(overFloor), base, fmtList(overFloor))
 				continue
 			}
-			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f %9.3f %9.3f   rounds: %s\n", w.name, place.name, median(nsv), median(ppv),
-				median(ratios), median(floors), median(overFloor), fmtList(ratios))
+			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f %9.3f %9.3f %8s   rounds: %s\n", w.name, place.name, median(nsv), median(ppv),
+				median(ratios), median(floors), median(overFloor), base, fmtList(ratios))
+			if len(overBase) > 0 {
+				fmt.Printf("%-12s %-6s %71s   rounds (ns/base): %s\n", "", "", "", fmtList(overBase))
+			}
 		}
 	}
 	if *embedded {
@@ -213,6 +240,12 @@ func compareEmbedded(netscript string, nsPort, rounds int, secs float64, only st
 		}
 		fmt.Printf("%-12s %14.2f %14.2f %8.3f   rounds: %s\n", w.name, median(ev), median(dv), median(ratios), fmtList(ratios))
 	}
+}
+
+// hasBuiltin reports whether the netscript binary bin has the builtin
+// name (a baseline of an older release may lack a newer workload).
+func hasBuiltin(bin, name string) bool {
+	return exec.Command(bin, "-c", name).Run() == nil
 }
 
 func fmtList(xs []float64) string {

@@ -200,3 +200,32 @@ func TestEnvChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordOfTheLastRelease: a record written by the release before the
+// workload registry (netscript 0.1.0, commit f0005e1: a TCP_RR, a TCP_CRR
+// of two flows, a UDP_STREAM and a TCP_MAERTS) still reads, lays out as
+// tables and compares with new results of the same tests.
+func TestRecordOfTheLastRelease(t *testing.T) {
+	run, err := ReadRun("testdata/record-0.1.0-f0005e1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Results) != 4 || run.Env.Commit != "f0005e1" {
+		t.Fatalf("%d results, commit %q", len(run.Results), run.Env.Commit)
+	}
+	tables, err := run.Tables()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"TCP_RR", "TCP_CRR", "UDP_STREAM", "TCP_MAERTS", "Flows", "10^6bits/s"} {
+		if !strings.Contains(tables, want) {
+			t.Errorf("the tables lack %q:\n%s", want, tables)
+		}
+	}
+	if crr := run.Results[1].Result; crr.Config.Flows != 2 || len(crr.Flows) != 2 || crr.Latency == nil {
+		t.Errorf("the TCP_CRR result reads as %+v", crr)
+	}
+	if _, err := ReplayTable(run.Results, run.Results); err != nil {
+		t.Errorf("replay table: %v", err)
+	}
+}
