@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,30 +13,10 @@ import (
 	"go.starlark.net/starlarktest"
 
 	"netscript/engine/agent"
-	"netscript/engine/client"
 	"netscript/engine/server"
+	"netscript/starlib/internal/stoptest"
 	"netscript/starlib/output"
 )
-
-// cancelOnWork is a progress Reporter that cancels the script at the first
-// report of a test that has counted work, so the cancel lands inside a
-// measured interval however long a loaded machine takes to set it up.
-type cancelOnWork struct {
-	cancel context.CancelFunc
-	once   sync.Once
-}
-
-func (c *cancelOnWork) Test(p client.Progress) {
-	if p.Transactions > 0 || p.Bytes > 0 {
-		c.once.Do(c.cancel)
-	}
-}
-func (c *cancelOnWork) Iteration(string, int, int) {}
-func (c *cancelOnWork) Done()                      {}
-
-// hangGuard bounds how long a script whose 30 s tests were stopped may
-// take: far more than a loaded machine needs, far less than the tests.
-const hangGuard = 15 * time.Second
 
 // TestParallelStops: an error in one branch stops the others at once
 // (their tests end within a tick, long before their 30 s), and cancelling
@@ -54,19 +33,19 @@ parallel([lambda: tcp_rr(duration = 30), late, lambda: udp_rr(duration = 30)])
 	if err == nil || !strings.Contains(err.Error(), "parallel: branch 1: fail: late failure") {
 		t.Fatalf("got %v", err)
 	}
-	if took := time.Since(start); took > hangGuard {
+	if took := time.Since(start); took > stoptest.HangGuard {
 		t.Errorf("the other branches took %v to stop", took)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	th, env := newTestThread(t)
-	env.Progress = &cancelOnWork{cancel: cancel}
+	env.Progress = &stoptest.OnWork{Cancel: cancel}
 	SetContext(th, ctx)
 	start = time.Now()
 	_, err = starlark.ExecFileOptions(FileOptions(), th, "p.star",
 		`parallel([lambda: tcp_rr(duration = 30), lambda: tcp_stream(duration = 30)])`, Predeclared())
-	if err == nil || time.Since(start) > hangGuard {
+	if err == nil || time.Since(start) > stoptest.HangGuard {
 		t.Fatalf("cancel: %v after %v", err, time.Since(start))
 	}
 }

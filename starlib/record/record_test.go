@@ -5,39 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"go.starlark.net/starlark"
 
-	"netscript/engine/client"
 	"netscript/engine/result"
 	"netscript/engine/sysinfo"
 	"netscript/starlib"
 	"netscript/starlib/internal/startest"
+	"netscript/starlib/internal/stoptest"
 	"netscript/starlib/script"
 )
-
-// cancelOnWork is a progress Reporter that cancels the script at the first
-// report of a test that has counted work, so the cancel lands inside a
-// measured interval however long a loaded machine takes to set it up.
-type cancelOnWork struct {
-	cancel context.CancelFunc
-	once   sync.Once
-}
-
-func (c *cancelOnWork) Test(p client.Progress) {
-	if p.Transactions > 0 || p.Bytes > 0 {
-		c.once.Do(c.cancel)
-	}
-}
-func (c *cancelOnWork) Iteration(string, int, int) {}
-func (c *cancelOnWork) Done()                      {}
-
-// hangGuard bounds how long a script whose 30 s test was stopped may take:
-// far more than a loaded machine needs, far less than the test.
-const hangGuard = 15 * time.Second
 
 // TestRecorderSeesEveryResult: every test a script runs reaches
 // starlib.Env.OnResult, including one cut short, which is marked partial.
@@ -52,13 +31,13 @@ func TestRecorderSeesEveryResult(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	starlib.SetContext(th, ctx)
-	env.Progress = &cancelOnWork{cancel: cancel} // cut it once it has counted work
+	env.Progress = &stoptest.OnWork{Cancel: cancel} // cut it once it has counted work
 	start := time.Now()
 	_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "cut.star", "tcp_rr(duration=30)\n", starlib.Predeclared())
 	if err == nil {
 		t.Fatal("a cancelled test returned no error")
 	}
-	if took := time.Since(start); took > hangGuard {
+	if took := time.Since(start); took > stoptest.HangGuard {
 		t.Errorf("cancelled test took %v", took)
 	}
 	got := rec.Results()
