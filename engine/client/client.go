@@ -374,7 +374,7 @@ func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 ti
 	defer watchers.Wait()
 	if r.opt.Progress != nil && len(lives) > 0 {
 		base := Progress{Test: r.spec.Workload.String(), Brand: r.spec.Brand, Total: r.spec.Duration, Units: r.units()}
-		watchers.Go(func() { watch(lives, base, r.spec.Workload.Stream(), w.done, r.opt.Progress) })
+		watchers.Go(func() { watch(lives, base, r.spec.Workload.Bulk, w.done, r.opt.Progress) })
 	}
 	if r.opt.Interim != nil && len(ivs) > 0 {
 		watchers.Go(func() { watchInterim(ivs, r.interimBase(), w.done, r.opt.Interim) })
@@ -398,7 +398,7 @@ func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 ti
 
 // units of the test's throughput.
 func (r *run) units() string {
-	if r.spec.Workload.Stream() {
+	if r.spec.Workload.Bulk {
 		return result.UnitsBits
 	}
 	return result.UnitsTrans

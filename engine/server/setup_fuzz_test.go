@@ -36,7 +36,7 @@ func FuzzSetup(f *testing.F) {
 			return
 		}
 		max := min(spec.MaxMessage, lim.MaxMessage)
-		if w.UDP() {
+		if w.Datagram {
 			max = spec.MaxDatagram
 		}
 		if m.SendSize < 0 || m.SendSize > max || m.RecvSize < 0 || m.RecvSize > lim.MaxMessage ||
@@ -44,8 +44,9 @@ func FuzzSetup(f *testing.F) {
 			m.RecvBuffer < 0 || m.RecvBuffer > lim.MaxBuffer || m.DurationNs < 0 || m.DurationNs > int64(lim.MaxDuration) ||
 			(m.DataPort != 0 && (m.DataPort < lim.DataPorts.Lo || m.DataPort > lim.DataPorts.Hi)) ||
 			m.Flows < 0 || m.Flows > lim.MaxFlows || !portsIn(m.DataPorts, lim.DataPorts) ||
-			(w.RR() && (m.Request < 1 || m.Request > max || m.Response < 1 || m.Response > max)) ||
-			(m.CPU != nil && *m.CPU < 0) || (m.FastOpen && w != spec.TCPCRR) {
+			(w.Messages && (m.Request < 1 || m.Request > max || m.Response < 1 || m.Response > max)) ||
+			(!w.Messages && (m.Request != 0 || m.Response != 0)) ||
+			(m.CPU != nil && *m.CPU < 0) || (m.FastOpen && !w.Accepts(spec.OptFastOpen)) {
 			t.Fatalf("accepted out-of-bounds setup %+v", m)
 		}
 	})

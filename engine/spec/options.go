@@ -23,29 +23,41 @@ const (
 	OptBytes        = "bytes"
 )
 
-// optionRule is how Validate tells that a workload-specific option was
-// given, and why the workloads that do not take it do not.
+// optionRule is one workload-specific option: how Validate tells that it
+// was given, and why the workloads that do not take it do not.
 type optionRule struct {
+	name  string
 	given func(s *Spec) bool
 	// why follows "it applies only to <the workloads that take it>";
 	// "" says nothing more.
 	why string
 }
 
-// optionRules holds every workload-specific option.
-var optionRules = map[string]optionRule{
-	OptTransactions: {func(s *Spec) bool { return s.Transactions > 0 }, ", which count transactions; bulk tests end by bytes"},
-	OptRequest:      {func(s *Spec) bool { return s.Request != 0 }, ", whose transactions carry a request"},
-	OptResponse:     {func(s *Spec) bool { return s.Response != 0 }, ", whose transactions carry a response"},
-	OptBurst:        {func(s *Spec) bool { return s.Burst != 0 }, ", which keep one connection (or socket) and can have several requests in flight on it"},
-	OptNoDelay:      {func(s *Spec) bool { return s.NoDelay }, ", which run over TCP"},
-	OptTimeout:      {func(s *Spec) bool { return s.Timeout != 0 }, ", whose lost datagrams would otherwise stop a transaction"},
-	OptFastOpen:     {func(s *Spec) bool { return s.FastOpen }, ", which opens a connection per transaction"},
-	OptLocalPorts: {func(s *Spec) bool { return s.LocalPortRange != nil }, ", which open a connection per transaction; " +
+// optionRules holds every workload-specific option, in the order Validate
+// checks them.
+var optionRules = []optionRule{
+	{OptTransactions, func(s *Spec) bool { return s.Transactions > 0 }, ", which count transactions; bulk tests end by bytes"},
+	{OptRequest, func(s *Spec) bool { return s.Request != 0 }, ", whose transactions carry a request"},
+	{OptResponse, func(s *Spec) bool { return s.Response != 0 }, ", whose transactions carry a response"},
+	{OptBurst, func(s *Spec) bool { return s.Burst != 0 }, ", which keep one connection (or socket) and can have several requests in flight on it"},
+	{OptNoDelay, func(s *Spec) bool { return s.NoDelay }, ", which run over TCP"},
+	{OptTimeout, func(s *Spec) bool { return s.Timeout != 0 }, ", whose lost datagrams would otherwise stop a transaction"},
+	{OptFastOpen, func(s *Spec) bool { return s.FastOpen }, ", which opens a connection per transaction"},
+	{OptLocalPorts, func(s *Spec) bool { return s.LocalPortRange != nil }, ", which open a connection per transaction; " +
 		"give the other tests' flows their ports with a list for local_port"},
-	OptSendSize: {func(s *Spec) bool { return s.SendSize != 0 }, " (stream tests); request/response tests have request and response"},
-	OptRecvSize: {func(s *Spec) bool { return s.RecvSize != 0 }, " (stream tests); request/response tests have request and response"},
-	OptBytes:    {func(s *Spec) bool { return s.Bytes != 0 }, " (stream tests); request/response tests end by transactions"},
+	{OptSendSize, func(s *Spec) bool { return s.SendSize != 0 }, " (stream tests); request/response tests have request and response"},
+	{OptRecvSize, func(s *Spec) bool { return s.RecvSize != 0 }, " (stream tests); request/response tests have request and response"},
+	{OptBytes, func(s *Spec) bool { return s.Bytes != 0 }, " (stream tests); request/response tests end by transactions"},
+}
+
+// ruleOf returns the rule of the workload-specific option called name.
+func ruleOf(name string) (optionRule, bool) {
+	for _, r := range optionRules {
+		if r.name == name {
+			return r, true
+		}
+	}
+	return optionRule{}, false
 }
 
 // NotApplicableError is an option given to a workload that does not take
@@ -67,7 +79,8 @@ func (e *NotApplicableError) Reason() string {
 	for _, w := range Takers(e.Option) {
 		names = append(names, w.Name)
 	}
-	return "it applies only to " + joinAnd(names) + optionRules[e.Option].why
+	r, _ := ruleOf(e.Option)
+	return "it applies only to " + joinAnd(names) + r.why
 }
 
 // joinAnd lists names as "a", "a and b" or "a, b and c".
@@ -84,10 +97,9 @@ func joinAnd(names []string) string {
 // validateOptions refuses a workload-specific option the workload does not
 // take.
 func (s *Spec) validateOptions() error {
-	for _, name := range []string{OptTransactions, OptRequest, OptResponse, OptBurst, OptNoDelay, OptTimeout,
-		OptFastOpen, OptLocalPorts, OptSendSize, OptRecvSize, OptBytes} {
-		if !s.Workload.Accepts(name) && optionRules[name].given(s) {
-			return &OptionError{Option: name, Err: &NotApplicableError{Option: name, Workload: s.Workload}}
+	for _, r := range optionRules {
+		if !s.Workload.Accepts(r.name) && r.given(s) {
+			return &OptionError{Option: r.name, Err: &NotApplicableError{Option: r.name, Workload: s.Workload}}
 		}
 	}
 	return nil

@@ -103,7 +103,7 @@ func (s *Spec) validateEnd() error {
 func (s *Spec) validateSizes() error {
 	max := MaxMessage
 	what := "bytes"
-	if s.Workload.UDP() {
+	if s.Workload.Datagram {
 		max, what = MaxDatagram, "bytes (the most a UDP datagram carries)"
 	}
 	if s.Workload.Messages {

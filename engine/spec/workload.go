@@ -151,12 +151,6 @@ func (w *Workload) String() string {
 // connection tests), as opposed to bulk data.
 func (w *Workload) RR() bool { return !w.Bulk }
 
-// UDP reports whether w runs over UDP.
-func (w *Workload) UDP() bool { return w.Datagram }
-
-// Stream reports whether w is a bulk-data test (throughput in 10^6 bits/s).
-func (w *Workload) Stream() bool { return w.Bulk }
-
 // Endpoint reports whether one server loop serves every flow that comes to
 // an endpoint (a listener that accepts a connection per transaction, or a
 // UDP socket), rather than one loop per connection.
@@ -176,7 +170,7 @@ func (w *Workload) Paced() bool { return !(w.Bulk && w.ServerSends) }
 // Accepts reports whether w takes the option called name: every workload
 // takes the options no workload lists in Takes.
 func (w *Workload) Accepts(name string) bool {
-	if _, specific := optionRules[name]; !specific {
+	if _, specific := ruleOf(name); !specific {
 		return true
 	}
 	for _, t := range w.Takes {

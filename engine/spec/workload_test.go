@@ -34,7 +34,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("WorkloadByCode(%d) = %v, %v", w.Code, got, err)
 		}
 		for _, o := range w.Takes {
-			if _, ok := optionRules[o]; !ok {
+			if _, ok := ruleOf(o); !ok {
 				t.Errorf("%s takes %q, which is no workload-specific option", w, o)
 			}
 		}
