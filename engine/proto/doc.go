@@ -61,6 +61,23 @@
 // are not a change, nor is a new workload code: a peer that does not know
 // one refuses it by name.
 //
+// # Optional extensions
+//
+// An optional field that a side sends only to ask for something new, and
+// whose absence means the conversation of before, is an extension rather
+// than a new version: a peer of the release before refuses it by name
+// (strict decoding), and the asking side, which recognises that refusal,
+// asks again without it. Heartbeats are one (live.go): a client sets
+// Setup.HeartbeatNs; a server that accepts that Setup sends Heartbeat
+// (type 13) every that period from Started until Stop arrives, and the
+// client sends its own until it sends Stop; each ends the test when the
+// other is silent too long. A v3 server answers such a Setup with an
+// Error (HeartbeatRefused), and the client runs the test on a new control
+// connection without heartbeats; a v3 client never asks, so a new server
+// never sends it a Heartbeat. testdata/live holds these messages; the
+// version stays 3. TestSpec.LivenessNs (the liveness option) is omitted
+// when 0, so a test that leaves the option alone reads as before.
+//
 // RunClient carries a test as a TestSpec: proto's own copy of spec.Spec,
 // field for field, under the names and in the order the previous release's
 // json.Marshal(spec.Spec) used, so it encodes to the same bytes. Its codes

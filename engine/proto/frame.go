@@ -38,6 +38,9 @@ const (
 	TypeStarted Type = 5
 	TypeStop    Type = 6
 	TypeResults Type = 7
+	// TypeHeartbeat is sent by both sides during the measured interval of
+	// a test whose Setup asked for heartbeats (Setup.HeartbeatNs).
+	TypeHeartbeat Type = 13
 
 	// The authentication exchange (auth.go) takes numbers from 16 up, so
 	// the test messages can grow below it.
@@ -55,6 +58,7 @@ var typeNames = map[Type]string{
 	TypeSync:         "Sync",
 	TypeGo:           "Go",
 	TypeClientResult: "ClientResult",
+	TypeHeartbeat:    "Heartbeat",
 }
 
 // String names the type ("Setup"), or gives its number if unknown.

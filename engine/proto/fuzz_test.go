@@ -45,6 +45,8 @@ func messageFor(t Type) any {
 		return &Sync{}
 	case TypeGo:
 		return &Go{}
+	case TypeHeartbeat:
+		return &Heartbeat{}
 	case TypeClientResult:
 		return &ClientResult{}
 	}

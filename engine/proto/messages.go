@@ -39,6 +39,14 @@ type Setup struct {
 	// datagrams only from these; TCP data connections prove themselves
 	// with a tag instead (auth.DataTag).
 	Sources []string `json:"sources,omitempty"`
+	// HeartbeatNs, if set, asks the server for a Heartbeat every this
+	// many nanoseconds during the measured interval (from Started until
+	// Stop), and tells it the client sends its own as often: each side
+	// then ends the test when the other falls silent (live.go). A server
+	// of a release before heartbeats refuses the field by name (strict
+	// decoding); the client then runs the test without them. Absent: no
+	// heartbeats, the conversation of before.
+	HeartbeatNs int64 `json:"heartbeat_ns,omitempty"`
 }
 
 // Buffers are socket buffer sizes the kernel granted.

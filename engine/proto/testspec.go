@@ -62,6 +62,12 @@ type TestSpec struct {
 	// Client is the daemon that runs the client side; a daemon refuses a
 	// TestSpec that names one (it does not hand the test on).
 	Client string `json:"Client"`
+
+	// LivenessNs is the test's liveness option (spec.Spec.Liveness): 0
+	// the default, -1 off. Absent when 0, so a default test reads as the
+	// previous release sent it; a daemon of that release refuses a test
+	// that sets it, naming the field.
+	LivenessNs int64 `json:"Liveness,omitempty"`
 }
 
 // PortRange is an inclusive range of ports on the wire.
@@ -125,6 +131,9 @@ func (t *TestSpec) Check() error {
 		if d.ns < 0 {
 			return &FieldError{d.name, fmt.Sprintf("%d ns is negative", d.ns)}
 		}
+	}
+	if t.LivenessNs < -1 {
+		return &FieldError{"Liveness", fmt.Sprintf("%d ns is neither a bound nor -1 (off)", t.LivenessNs)}
 	}
 	return nil
 }

@@ -273,7 +273,7 @@ func TestRecordedV3(t *testing.T) {
 		})
 	}
 	for typ := range typeNames {
-		if !seen[typ] {
+		if !seen[typ] && typ != TypeHeartbeat { // since v3: testdata/live
 			t.Errorf("no recording of %s", typ)
 		}
 	}

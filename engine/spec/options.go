@@ -4,7 +4,43 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
+
+// DefaultLiveness is how long a test runs on with no progress on its data
+// connections or nothing from the server, when the liveness option is not
+// given.
+const DefaultLiveness = 3 * time.Second
+
+// LivenessOff, as Spec.Liveness, turns the liveness checks off (the
+// liveness option 0).
+const LivenessOff time.Duration = -1
+
+// MinLiveness and MaxLiveness bound the liveness option.
+const (
+	MinLiveness = 100 * time.Millisecond
+	MaxLiveness = 10 * time.Minute
+)
+
+// LivenessBound is the test's liveness bound, and false when the checks
+// are off.
+func (s *Spec) LivenessBound() (time.Duration, bool) {
+	switch s.Liveness {
+	case 0:
+		return DefaultLiveness, true
+	case LivenessOff:
+		return 0, false
+	}
+	return s.Liveness, true
+}
+
+// validateLiveness checks the liveness option.
+func (s *Spec) validateLiveness() error {
+	if d := s.Liveness; d != 0 && d != LivenessOff && (d < MinLiveness || d > MaxLiveness) {
+		return bad("liveness", "must be 0 (off) or between %v and %v, got %v", MinLiveness, MaxLiveness, d)
+	}
+	return nil
+}
 
 // The names of the options only some workloads take (Workload.Takes). Every
 // other option applies to every workload. Errors name options by these

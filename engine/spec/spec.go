@@ -84,6 +84,13 @@ type Spec struct {
 	// `netscript serve` daemon that runs the client side of the test
 	// toward Host on the script's behalf, and sends the result back.
 	Client string
+
+	// Liveness bounds how long the test runs on with no sign of life: no
+	// progress on any data connection, or (with a control connection)
+	// nothing from the server, whose heartbeats it asks for. 0 is
+	// DefaultLiveness; LivenessOff turns both checks off. See
+	// LivenessBound.
+	Liveness time.Duration
 }
 
 // MaxDatagram is the largest UDP payload netscript sends: 65535 bytes less

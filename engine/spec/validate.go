@@ -73,6 +73,9 @@ func (s *Spec) Validate() error {
 	if err := s.validateFlows(); err != nil {
 		return err
 	}
+	if err := s.validateLiveness(); err != nil {
+		return err
+	}
 	return s.validateControl()
 }
 
