@@ -177,6 +177,16 @@ var options = []option{
 			s.Rate = f
 			return nil
 		}},
+	{"liveness", "3s", "end the test, with what it measured so far, when no flow has made progress (no transaction, no byte) " +
+		"or the server has sent nothing on the control connection for this long: seconds or a string such as \"5s\"; " +
+		"paced, lossy UDP_RR and TCP_CRR tests get their rate's gap, timeout or connect_timeout on top; 0: never",
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			s.Liveness, err = toDuration(v)
+			if err == nil && s.Liveness == 0 {
+				s.Liveness = spec.LivenessOff
+			}
+			return
+		}},
 	{"control", "True", "False: no control connection; talk straight to a standing endpoint at host:data_port (`netscript serve --data WORKLOAD:PORT`), as netperf -N",
 		func(s *spec.Spec, v starlark.Value) error {
 			on, err := toBool(v)

@@ -105,6 +105,10 @@ func Run(ctx context.Context, s spec.Spec, opt client.Options) (*result.Result, 
 	if ctx.Err() != nil {
 		return res, &client.TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}
 	}
+	if nw := client.NoWork(&s, res); nw != nil {
+		// A daemon of the release before this check sends no error.
+		return res, &client.TestError{Err: fail(nw), Partial: res}
+	}
 	return res, nil
 }
 
@@ -190,6 +194,12 @@ func EncodeResult(res *result.Result, testErr error) (proto.ClientResult, error)
 	}
 	if testErr != nil {
 		cr.Error = testErr.Error()
+		var te *client.TestError
+		if errors.As(testErr, &te) {
+			// The cause alone: the script side tells the partial figures
+			// from the result, as for a test it runs itself.
+			cr.Error = te.Err.Error()
+		}
 	}
 	return cr, nil
 }

@@ -82,12 +82,20 @@ type TestError struct {
 	Partial *result.Result
 }
 
+// Error is the cause, and what was measured before it: transactions for
+// request/response tests, bytes for streams.
 func (e *TestError) Error() string {
-	if e.Partial == nil || e.Partial.Transactions == 0 {
-		return e.Err.Error()
+	p := e.Partial
+	switch {
+	case p == nil:
+	case p.Units == result.UnitsBits && p.BytesSent+p.BytesReceived > 0:
+		return fmt.Sprintf("%v (measured before that: %d bytes sent and %d received in %.3f s, %.2f %s)",
+			e.Err, p.BytesSent, p.BytesReceived, p.Elapsed, p.Throughput, p.Units)
+	case p.Transactions > 0:
+		return fmt.Sprintf("%v (measured before that: %d transactions in %.3f s, %.2f %s)",
+			e.Err, p.Transactions, p.Elapsed, p.Throughput, p.Units)
 	}
-	return fmt.Sprintf("%v (measured before that: %d transactions in %.3f s, %.2f %s)",
-		e.Err, e.Partial.Transactions, e.Partial.Elapsed, e.Partial.Throughput, e.Partial.Units)
+	return e.Err.Error()
 }
 
 func (e *TestError) Unwrap() error { return e.Err }
@@ -122,12 +130,25 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	if err != nil {
 		return nil, &spec.OptionError{Option: "host", Err: err}
 	}
+	_, live := s.LivenessBound()
+	res, err := runOnce(ctx, s, opt, ctrlAddr, live)
+	if errors.Is(err, errHeartbeatsRefused) {
+		// A server of a release before heartbeats: the same test
+		// without them, on a new control connection.
+		res, err = runOnce(ctx, s, opt, ctrlAddr, false)
+	}
+	return res, err
+}
+
+// runOnce runs the test on one control connection; beats asks the server
+// for heartbeats.
+func runOnce(ctx context.Context, s spec.Spec, opt Options, ctrlAddr netip.AddrPort, beats bool) (*result.Result, error) {
 	pc, key, err := Dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
 	if err != nil {
 		return nil, err
 	}
 	defer pc.Close()
-	r := &run{spec: s, opt: opt, pc: pc, ctrl: ctrlAddr}
+	r := &run{spec: s, opt: opt, pc: pc, ctrl: ctrlAddr, beats: beats}
 	if key != nil {
 		r.tag = auth.DataTag(key, 0)
 	}
@@ -183,6 +204,7 @@ type run struct {
 	cpu   cpuRun
 	w     *worker
 	tag   []byte // an authenticated session's data tag; nil for an open server
+	beats bool   // ask the server for heartbeats (Setup.HeartbeatNs)
 
 	remoteCPU      *proto.CPUReport // the server's CPU, from Results
 	remoteFastOpen uint64           // connections whose SYN data the server took
@@ -224,12 +246,22 @@ func SetupFor(s *spec.Spec) proto.Setup {
 }
 
 func (r *run) do(ctx context.Context) (*result.Result, error) {
-	if err := r.pc.Send(proto.TypeSetup, SetupFor(&r.spec), ControlTimeout); err != nil {
+	lv := r.liveness()
+	setup := SetupFor(&r.spec)
+	if r.beats {
+		setup.HeartbeatNs = int64(lv.period)
+	}
+	if err := r.pc.Send(proto.TypeSetup, setup, ControlTimeout); err != nil {
 		return nil, err
 	}
 	if err := r.pc.Expect(proto.TypeReady, &r.ready, ControlTimeout); err != nil {
+		if r.beats && proto.HeartbeatRefused(err) {
+			r.pc.Recv(ControlTimeout) // until the server has closed, and so let the test go
+			return nil, errHeartbeatsRefused
+		}
 		return nil, setupError(err)
 	}
+	lv.beats = r.beats // a server that took the Setup sends them
 	w, err := newWorker(&r.spec, r.ctrl.Addr(), r.ready.DataPort, r.tag)
 	if err != nil {
 		return nil, err
@@ -250,35 +282,34 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	lv.start = time.Now()
 	msgs := make(chan message, 1)
-	go func() {
-		t, p, err := r.pc.Recv(0)
-		msgs <- message{t, p, err}
-	}()
-	ctrlErr := r.measure(ctx, w, msgs, t0)
-	w.finish(drainTimeout)
+	go r.receive(msgs, lv)
+	stopBeats := r.heartbeats(lv)
+	ctrlErr := r.measure(ctx, w, msgs, t0, lv)
+	stopBeats()
+	var stalled *StallError
+	errors.As(ctrlErr, &stalled)
+	r.finish(w, ctrlErr)
 
 	res := r.build(w)
 	testErr := w.firstErr()
-	if ctrlErr != nil {
-		r.figures(res, w)
-		return res, &TestError{Err: ctrlErr, Partial: res}
+	if ctrlErr != nil && stalled == nil {
+		// The session broke, or the server fell silent: no Results will
+		// come.
+		return r.fail(res, w, nil, ctrlErr)
 	}
 	if err := r.pc.Send(proto.TypeStop, proto.Stop{}, ControlTimeout); err != nil {
-		r.figures(res, w)
-		return res, &TestError{Err: err, Partial: res}
+		return r.fail(res, w, stalled, err)
 	}
-	if w.kind.ServerSends {
+	if w.kind.ServerSends && stalled == nil {
 		// The server stops sending on Stop and closes; what it sent after
 		// the interval is read here, so the two ends' counts add up.
 		res.Drained = w.drainAfterStop(drainTimeout)
 	}
-	var m message
-	select {
-	case m = <-msgs:
-	case <-time.After(ControlTimeout):
-		r.figures(res, w)
-		return res, &TestError{Err: fmt.Errorf("no Results from the server within %v", ControlTimeout), Partial: res}
+	m, err := r.awaitResults(msgs, lv, stalled != nil)
+	if err != nil {
+		return r.fail(res, w, stalled, err)
 	}
 	var rr proto.Results
 	var rerr error
@@ -294,18 +325,11 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		}
 	}
 	if rerr != nil {
-		r.figures(res, w)
-		return res, &TestError{Err: rerr, Partial: res}
+		return r.fail(res, w, stalled, rerr)
 	}
 	r.addRemote(res, &rr)
 	r.figures(res, w)
-	if testErr != nil {
-		return res, &TestError{Err: fmt.Errorf("%s: %w", r.spec.Workload.Name, testErr), Partial: res}
-	}
-	if ctx.Err() != nil {
-		return res, &TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}
-	}
-	return res, nil
+	return res, r.outcome(ctx, res, stalled, testErr)
 }
 
 // startTime is the instant the test's measured interval begins: the
@@ -343,24 +367,25 @@ func setupError(err error) error {
 
 // measure runs the measured interval: it releases the flows to start at
 // t0 (and starts the CPU measurement, progress and interim watchers) and
-// waits for the loops to end or for a control message that says the
-// session broke (msgs may be nil without a control connection). It returns
-// that message's error.
-func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 time.Time) error {
+// waits for the loops to end, for a control message that says the session
+// broke (msgs may be nil without a control connection), or for a failed
+// liveness check (watchTest). It returns why it ended the loops early.
+func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 time.Time, lv *liveness) error {
 	var lives []*workload.Live
 	var ivs []*workload.Interim
 	for _, f := range w.flows {
 		l := f.base()
 		if l == nil {
 			// A multiplexed flow: it publishes its counts for the
-			// progress display (interim samples keep flows on threads).
-			if f.m != nil && r.opt.Progress != nil {
+			// progress display and the stall watch (interim samples
+			// keep flows on threads).
+			if f.m != nil && (r.opt.Progress != nil || lv.on) {
 				f.m.Live = &workload.Live{}
 				lives = append(lives, f.m.Live)
 			}
 			continue
 		}
-		if r.opt.Progress != nil || r.opt.Interim != nil {
+		if r.opt.Progress != nil || r.opt.Interim != nil || lv.on {
 			l.Live = &workload.Live{}
 			lives = append(lives, l.Live)
 		}
@@ -383,12 +408,13 @@ func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 ti
 	w.startAt(t0)
 	stopOnCancel := context.AfterFunc(ctx, func() { w.stop.Store(true) })
 	defer stopOnCancel()
-	var ctrlErr error
-	select {
-	case <-w.done:
-	case m := <-msgs:
-		// Anything from the server before Stop means the session broke.
-		ctrlErr = sessionBroke(m)
+	ctrlErr := r.watchTest(w, msgs, lv, lives)
+	switch ctrlErr.(type) {
+	case nil:
+	case *StallError, *SilentServerError:
+		w.abort()
+		<-w.done
+	default:
 		w.stop.Store(true)
 		<-w.done
 	}

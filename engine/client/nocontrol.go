@@ -2,8 +2,8 @@ package client
 
 import (
 	"context"
-	"fmt"
 	"net/netip"
+	"time"
 
 	"netscript/engine/result"
 	"netscript/engine/sock"
@@ -41,15 +41,15 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	if err != nil {
 		return nil, err
 	}
-	r.measure(ctx, w, nil, t0)
-	w.finish(drainTimeout)
+	lv := r.liveness() // the stall check; no heartbeats without a control connection
+	lv.start = time.Now()
+	stallErr := r.measure(ctx, w, nil, t0, lv)
+	r.finish(w, stallErr)
 	res := r.build(w)
 	r.figures(res, w)
-	if err := w.firstErr(); err != nil {
-		return res, &TestError{Err: fmt.Errorf("%s: %w", s.Workload.Name, err), Partial: res}
-	}
-	if ctx.Err() != nil {
-		return res, &TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}
+	stalled, _ := stallErr.(*StallError)
+	if err := r.outcome(ctx, res, stalled, w.firstErr()); err != nil {
+		return res, err
 	}
 	return res, nil
 }

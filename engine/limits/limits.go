@@ -28,6 +28,11 @@ type Limits struct {
 	MaxPending        int           // most control connections still in their handshake
 	HandshakeTimeout  time.Duration // bound on each step before a test starts
 	DataPorts         PortRange     // data ports a client may ask for by number
+	// Liveness is how long a test's client may send nothing on the
+	// control connection, when it asked for heartbeats, before the
+	// server ends the test (at least three of the client's heartbeat
+	// periods; 0: just that).
+	Liveness time.Duration
 }
 
 // Default returns bounds generous enough for any benchmark a lab runs and
@@ -45,6 +50,7 @@ func Default() Limits {
 		MaxPending:        256,
 		HandshakeTimeout:  10 * time.Second,
 		DataPorts:         PortRange{Lo: 1024, Hi: 65535},
+		Liveness:          5 * time.Second,
 	}
 }
 
@@ -61,6 +67,7 @@ func (l *Limits) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.MaxPending, "max-pending", l.MaxPending, "most control connections still in their handshake")
 	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", l.HandshakeTimeout, "time a client has from connecting to asking for a test, and for each later step before it starts")
 	fs.Var(&l.DataPorts, "data-ports", "data ports clients may ask for by number, LO-HI")
+	fs.DurationVar(&l.Liveness, "liveness", l.Liveness, "end a test whose client sent nothing on the control connection for this long (clients that send heartbeats; at least three of their periods)")
 }
 
 // Validate checks the operator's values.

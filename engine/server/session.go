@@ -141,7 +141,7 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 	if setup.DurationNs == 0 {
 		wait = s.cfg.Grace + s.lim.MaxDuration
 	}
-	err = pc.Expect(proto.TypeStop, &proto.Stop{}, wait)
+	err = s.awaitStop(pc, &setup, wait) // with heartbeats, if the client asked (live.go)
 	if e := overLimit(); e != nil {
 		s.refuse(pc, peer, fmt.Errorf("%s: %w", w.Name, e))
 		return
