@@ -282,7 +282,7 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	lv.start = time.Now()
+	lv.start = later(time.Now(), t0) // the flows start at t0, if it is set
 	msgs := make(chan message, 1)
 	go r.receive(msgs, lv)
 	stopBeats := r.heartbeats(lv)

@@ -20,19 +20,19 @@ type SilentServerError struct {
 	// Results is set when the silence came while the client waited for
 	// the server's Results after Stop.
 	Results bool
-	// DataStalled, if set, is since when (from the start of the test) the
-	// data connections had made no progress either.
-	DataStalled *time.Duration
+	// Data, if set, is the data connections' own stall, which began
+	// before the silence was noticed: the first sign, told first.
+	Data *StallError
 }
 
 func (e *SilentServerError) Error() string {
 	msg := fmt.Sprintf("the server sent nothing on the control connection for %.1f s (since %.1f s into the test): stopped or unreachable?",
 		e.For.Seconds(), e.Since.Seconds())
+	if e.Data != nil {
+		msg = e.Data.Error() + ", and " + msg
+	}
 	if e.Results {
 		msg = "no Results: " + msg
-	}
-	if e.DataStalled != nil {
-		msg += fmt.Sprintf(" (no progress on the data connection since %.3f s either)", e.DataStalled.Seconds())
 	}
 	return msg
 }

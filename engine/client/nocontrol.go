@@ -41,8 +41,8 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	if err != nil {
 		return nil, err
 	}
-	lv := r.liveness() // the stall check; no heartbeats without a control connection
-	lv.start = time.Now()
+	lv := r.liveness()               // the stall check; no heartbeats without a control connection
+	lv.start = later(time.Now(), t0) // the flows start at t0, if it is set
 	stallErr := r.measure(ctx, w, nil, t0, lv)
 	r.finish(w, stallErr)
 	res := r.build(w)

@@ -63,12 +63,24 @@ func noWorkAccount(s *spec.Spec, res *result.Result) string {
 		}
 		what = "no byte was sent"
 	}
-	ends := []string{"client: " + errorCounts(res.Errors)}
+	client := errorCounts(res.Errors)
+	if res.Discarded > 0 {
+		inflight := fmt.Sprintf("%d in flight at the deadline", res.Discarded)
+		if client == noErrors {
+			client = inflight
+		} else {
+			client += ", " + inflight
+		}
+	}
+	ends := []string{"client: " + client}
 	if res.Remote != nil {
 		ends = append(ends, "server: "+errorCounts(res.Remote.Errors))
 	}
 	return what + " (" + strings.Join(ends, "; ") + ")"
 }
+
+// noErrors is errorCounts of no error.
+const noErrors = "no error counted"
 
 // errorCounts lists counted errors, most frequent first: "9
 // unauthenticated, 2 ECONNRESET", or "no error counted".
@@ -76,7 +88,7 @@ func errorCounts(errs map[string]uint64) string {
 	keys := slices.Collect(maps.Keys(errs))
 	keys = slices.DeleteFunc(keys, func(k string) bool { return errs[k] == 0 })
 	if len(keys) == 0 {
-		return "no error counted"
+		return noErrors
 	}
 	slices.SortFunc(keys, func(a, b string) int {
 		return cmp.Or(cmp.Compare(errs[b], errs[a]), strings.Compare(a, b))

@@ -56,7 +56,7 @@ func (r *run) watchTest(w *worker, msgs <-chan message, lv *liveness, lives []*w
 			default:
 			}
 			if idle, since := sw.idle(); idle >= lv.period {
-				e.DataStalled = &since
+				e.Data = &StallError{Workload: sw.workload, Flows: len(sw.lives), For: idle, Since: since}
 			}
 			return e
 		}
@@ -94,7 +94,11 @@ func (r *run) outcome(ctx context.Context, res *result.Result, stalled *StallErr
 		stalled.NoWork = noWorkAccount(&r.spec, res)
 		return &TestError{Err: stalled, Partial: res}
 	case testErr != nil:
-		return &TestError{Err: fmt.Errorf("%s: %w", r.spec.Workload.Name, testErr), Partial: res}
+		err := fmt.Errorf("%s: %w", r.spec.Workload.Name, testErr)
+		if account := noWorkAccount(&r.spec, res); account != "" {
+			err = fmt.Errorf("%w; %s", err, account)
+		}
+		return &TestError{Err: err, Partial: res}
 	case ctx.Err() != nil:
 		return &TestError{Err: fmt.Errorf("interrupted: %w", ctx.Err()), Partial: res}
 	}
@@ -115,4 +119,12 @@ func (w *worker) abort() {
 			unix.Shutdown(f.fd, unix.SHUT_RDWR)
 		}
 	}
+}
+
+// later is the later of two instants (a zero one is never later).
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }

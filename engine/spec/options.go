@@ -18,7 +18,7 @@ const LivenessOff time.Duration = -1
 
 // MinLiveness and MaxLiveness bound the liveness option.
 const (
-	MinLiveness = 100 * time.Millisecond
+	MinLiveness = time.Second
 	MaxLiveness = 10 * time.Minute
 )
 
