@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"netscript/engine/sock/socktest"
 )
 
 // measuringAny is the live progress line of a test that is measuring and
@@ -54,6 +56,31 @@ func TestDaemonStoppedMidTest(t *testing.T) {
 				t.Errorf("the client noticed %v after the stop", r.took)
 			}
 		})
+	}
+}
+
+// TestStandingEndpointStoppedMidTest: without a control connection there
+// are no heartbeats, but the stall of the data path still ends the test:
+// a daemon serving a standing tcp_rr endpoint is SIGSTOPped mid-test.
+func TestStandingEndpointStoppedMidTest(t *testing.T) {
+	port := socktest.Reserve(t, false)
+	d := watchDaemon(t, exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--data", fmt.Sprintf("tcp_rr:%d", port)), 1)
+	p := startOnPTY(t, []string{"-c", fmt.Sprintf("tcp_rr(control=False, data_port=%d, duration=60)", port)})
+	p.expectRE(measuringAny, 60*time.Second)
+	if err := d.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer d.cmd.Process.Signal(syscall.SIGCONT)
+	stopped := time.Now()
+	out, err := p.wait(50 * time.Second)
+	r := ran{stderr: visible(out), took: time.Since(stopped)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	}
+	t.Logf("the client stopped %v after the daemon did: %s", r.took.Round(time.Millisecond), strings.TrimSpace(r.stderr))
+	oneLine(t, r, 1, "tcp_rr: no progress on the data connection for ", "measured before that: ", " transactions in ")
+	if r.took > 25*time.Second {
+		t.Errorf("the client noticed %v after the stop", r.took)
 	}
 }
 

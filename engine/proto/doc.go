@@ -20,7 +20,8 @@
 //	(data connections are made)
 //	Start                ──▶
 //	                     ◀──   Started
-//	(the measured interval)
+//	(the measured interval;
+//	 Heartbeat           ◀─▶   Heartbeat    if Setup asked: live.go)
 //	Stop                 ──▶
 //	                     ◀──   Results (server counts)
 //
