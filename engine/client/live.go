@@ -126,20 +126,14 @@ func (r *run) heartbeats(lv *liveness) (stop func()) {
 }
 
 // awaitResults waits for the server's answer to Stop: at most
-// ControlTimeout, or after a stall (short) at most the liveness bound,
-// and never past a silence of the server for the bound (counted from
-// Stop at the earliest, so the server has that long to count).
+// ControlTimeout, or after a stall (short) at most the liveness bound and
+// not at all once the server has been silent for the bound.
 func (r *run) awaitResults(msgs <-chan message, lv *liveness, short bool) (message, error) {
 	limit := ControlTimeout
 	if short && lv.on {
 		limit = min(limit, lv.bound)
 	}
 	deadline := time.Now().Add(limit)
-	if lv.beats && !short {
-		// Stop was just sent: the server has the bound to count. After a
-		// stall a server already silent is not waited for.
-		lv.hear()
-	}
 	every := time.Second
 	if lv.on {
 		every = lv.checkEvery()
@@ -152,7 +146,10 @@ func (r *run) awaitResults(msgs <-chan message, lv *liveness, short bool) (messa
 			return m, nil
 		case <-tick.C:
 		}
-		if e := lv.silent(); e != nil {
+		// After a stall a server that is silent too is not waited for;
+		// after a test that ended well the server has ControlTimeout to
+		// count, as before heartbeats (it sends none once it has Stop).
+		if e := lv.silent(); e != nil && short {
 			e.Results = true
 			return message{}, e
 		}

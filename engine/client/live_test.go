@@ -96,12 +96,15 @@ func TestStallBound(t *testing.T) {
 	}
 }
 
-// TestStallWatch: the watch tells a stall only when no flow has moved for
-// the bound, says since when, and how many flows.
+// TestStallWatch: the watch tells a stall only when no unfinished flow has
+// moved for the bound, says since when and how many flows; a flow that
+// reached its count is finished, and past the duration nothing stalls.
 func TestStallWatch(t *testing.T) {
+	const bound = 200 * time.Millisecond
+	stream := spec.Default(spec.TCPStream)
 	a, b := &workload.Live{}, &workload.Live{}
 	start := time.Now()
-	w := newStallWatch("tcp_stream", []*workload.Live{a, b}, 200*time.Millisecond, start)
+	w := newStallWatch(&stream, []*workload.Live{a, b}, bound, start)
 	if w.check() != nil {
 		t.Fatal("a stall at the start")
 	}
@@ -113,25 +116,52 @@ func TestStallWatch(t *testing.T) {
 			t.Fatalf("a stall while flow a moves: %v", e)
 		}
 	}
-	var e *StallError
-	deadline := time.Now().Add(5 * time.Second)
-	for e == nil && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-		e = w.check()
-	}
-	if e == nil {
-		t.Fatal("no stall")
-	}
-	if e.Flows != 2 || e.For < 200*time.Millisecond || e.Since < 150*time.Millisecond || e.Since > 2*time.Second {
+	e := waitStall(t, w)
+	if e.Flows != 2 || e.Stalled != 2 || e.For < bound || e.Since < 150*time.Millisecond || e.Since > 2*time.Second {
 		t.Errorf("%+v", e)
 	}
 	if msg := e.Error(); !strings.HasPrefix(msg, "tcp_stream: no progress on the data connections of all 2 flows for ") {
 		t.Errorf("%s", msg)
 	}
-	one := (&StallError{Workload: "tcp_rr", Flows: 1, For: 3 * time.Second, Since: 1997 * time.Millisecond}).Error()
+
+	// By count: flow a has done its 10 transactions, b stalls.
+	rr := spec.Default(spec.TCPRR)
+	rr.Duration, rr.Transactions = 0, 10
+	a, b = &workload.Live{}, &workload.Live{}
+	a.Store(time.Millisecond, &workload.Counts{Transactions: 10})
+	e = waitStall(t, newStallWatch(&rr, []*workload.Live{a, b}, bound, time.Now()))
+	if e.Stalled != 1 || !strings.Contains(e.Error(), "of 1 of 2 flows (the others had finished)") {
+		t.Errorf("%+v: %s", e, e)
+	}
+	b.Store(time.Millisecond, &workload.Counts{Transactions: 10})
+	if e := newStallWatch(&rr, []*workload.Live{a, b}, bound, time.Now().Add(-time.Second)).check(); e != nil {
+		t.Errorf("finished flows stall: %v", e)
+	}
+
+	// Past the duration the loops are ending: no stall.
+	short := spec.Default(spec.TCPStream)
+	short.Duration = 100 * time.Millisecond
+	if e := newStallWatch(&short, []*workload.Live{{}}, bound, time.Now().Add(-time.Second)).check(); e != nil {
+		t.Errorf("a stall past the duration: %v", e)
+	}
+
+	one := (&StallError{Workload: "tcp_rr", Flows: 1, Stalled: 1, For: 3 * time.Second, Since: 1997 * time.Millisecond}).Error()
 	if one != "tcp_rr: no progress on the data connection for 3.0 s (since 1.997 s into the test)" {
 		t.Errorf("%s", one)
 	}
+}
+
+// waitStall checks w until it tells a stall, failing after a generous
+// while.
+func waitStall(t *testing.T, w *stallWatch) *StallError {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if e := w.check(); e != nil {
+			return e
+		}
+	}
+	t.Fatal("no stall")
+	return nil
 }
 
 // TestHeartbeatPeriod: three heartbeats within the liveness bound, within

@@ -13,7 +13,8 @@ import (
 // stopped, whatever the control connection says.
 type StallError struct {
 	Workload string        // "tcp_stream"
-	Flows    int           // how many flows the test has (all of them stalled)
+	Flows    int           // how many flows the test has
+	Stalled  int           // how many of them stalled (the others had finished)
 	For      time.Duration // how long nothing moved
 	Since    time.Duration // when the last progress was, from the start of the test
 	// NoWork, if set, says that the test did no work at all and what was
@@ -23,7 +24,11 @@ type StallError struct {
 
 func (e *StallError) Error() string {
 	where := "the data connection"
-	if e.Flows > 1 {
+	switch {
+	case e.Flows <= 1:
+	case e.Stalled < e.Flows:
+		where = fmt.Sprintf("the data connections of %d of %d flows (the others had finished)", e.Stalled, e.Flows)
+	default:
 		where = fmt.Sprintf("the data connections of all %d flows", e.Flows)
 	}
 	msg := fmt.Sprintf("%s: no progress on %s for %.1f s (since %.3f s into the test)", e.Workload, where, e.For.Seconds(), e.Since.Seconds())
@@ -52,44 +57,59 @@ func stallBound(s *spec.Spec, bound time.Duration) time.Duration {
 }
 
 // stallWatch follows the flows' published counts to tell when none has
-// moved for the bound.
+// moved for the bound. A flow that has reached its count (transactions,
+// bytes) is finished, not stalled; past the test's duration the loops
+// are ending (a stream waits, bounded, for the server to read the rest),
+// and nothing is a stall.
 type stallWatch struct {
 	workload string
 	lives    []*workload.Live
 	bound    time.Duration
-	start    time.Time       // when the watch began: the start of the test
-	seen     []uint64        // each flow's count when it last moved
-	moved    []time.Duration // when each flow was last seen moving, from start
-	at       time.Duration   // the latest progress, on the loops' clock
+	start    time.Time // when the watch began: the start of the test
+	// The test's duration (0: it ends by count) and counts per flow.
+	duration            time.Duration
+	transactions, bytes uint64
+	seen                []uint64        // each flow's count when it last moved
+	moved               []time.Duration // when each flow was last seen moving, from start
+	at                  []time.Duration // each flow's last progress, on its loop's clock
 }
 
-func newStallWatch(name string, lives []*workload.Live, bound time.Duration, start time.Time) *stallWatch {
-	return &stallWatch{workload: name, lives: lives, bound: bound, start: start,
-		seen: make([]uint64, len(lives)), moved: make([]time.Duration, len(lives))}
+func newStallWatch(s *spec.Spec, lives []*workload.Live, bound time.Duration, start time.Time) *stallWatch {
+	return &stallWatch{workload: s.Workload.Name, lives: lives, bound: bound, start: start,
+		duration: s.Duration, transactions: s.Transactions, bytes: s.Bytes,
+		seen: make([]uint64, len(lives)), moved: make([]time.Duration, len(lives)), at: make([]time.Duration, len(lives))}
 }
 
-// check returns the stall, if no flow has moved for the bound, or nil.
+// finished reports whether a flow has done all its test asks of it.
+func (s *stallWatch) finished(l *workload.Live) bool {
+	return (s.transactions > 0 && l.Transactions.Load() >= s.transactions) || (s.bytes > 0 && l.Bytes.Load() >= s.bytes)
+}
+
+// check returns the stall, if no unfinished flow has moved for the bound,
+// or nil.
 func (s *stallWatch) check() *StallError {
 	if s == nil || len(s.lives) == 0 {
 		return nil
 	}
 	now := time.Since(s.start)
-	last := time.Duration(0)
+	stalled, last, since := 0, time.Duration(0), time.Duration(0)
 	for i, l := range s.lives {
 		if c := l.Transactions.Load() + l.Bytes.Load(); c != s.seen[i] {
-			s.seen[i], s.moved[i] = c, now
-			s.at = max(s.at, time.Duration(l.At.Load()))
+			s.seen[i], s.moved[i], s.at[i] = c, now, time.Duration(l.At.Load())
 		}
-		last = max(last, s.moved[i])
+		if s.finished(l) {
+			continue
+		}
+		if now-s.moved[i] < s.bound {
+			return nil // this one moves
+		}
+		stalled++
+		last, since = max(last, s.moved[i]), max(since, min(s.at[i], s.moved[i]))
 	}
-	if now-last < s.bound {
+	if stalled == 0 || (s.duration > 0 && now >= s.duration) {
 		return nil
 	}
-	since := min(s.at, last)
-	if s.at == 0 {
-		since = 0
-	}
-	return &StallError{Workload: s.workload, Flows: len(s.lives), For: max(now-since, s.bound), Since: since}
+	return &StallError{Workload: s.workload, Flows: len(s.lives), Stalled: stalled, For: max(now-since, s.bound), Since: since}
 }
 
 // idle is how long no flow has been seen moving, and since when (from
@@ -98,9 +118,9 @@ func (s *stallWatch) idle() (time.Duration, time.Duration) {
 	if s == nil || len(s.lives) == 0 {
 		return 0, 0
 	}
-	last := time.Duration(0)
-	for _, m := range s.moved {
-		last = max(last, m)
+	last, since := time.Duration(0), time.Duration(0)
+	for i, m := range s.moved {
+		last, since = max(last, m), max(since, min(s.at[i], m))
 	}
-	return time.Since(s.start) - last, min(s.at, last)
+	return time.Since(s.start) - last, since
 }

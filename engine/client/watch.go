@@ -34,7 +34,7 @@ func (r *run) watchTest(w *worker, msgs <-chan message, lv *liveness, lives []*w
 		t := time.NewTicker(lv.checkEvery())
 		defer t.Stop()
 		tick = t.C
-		sw = newStallWatch(r.spec.Workload.Name, lives, stallBound(&r.spec, lv.bound), lv.start)
+		sw = newStallWatch(&r.spec, lives, stallBound(&r.spec, lv.bound), lv.start)
 	}
 	for {
 		select {
@@ -56,7 +56,7 @@ func (r *run) watchTest(w *worker, msgs <-chan message, lv *liveness, lives []*w
 			default:
 			}
 			if idle, since := sw.idle(); idle >= lv.period {
-				e.Data = &StallError{Workload: sw.workload, Flows: len(sw.lives), For: idle, Since: since}
+				e.Data = &StallError{Workload: sw.workload, Flows: len(sw.lives), Stalled: len(sw.lives), For: idle, Since: since}
 			}
 			return e
 		}
