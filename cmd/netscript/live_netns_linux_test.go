@@ -133,11 +133,16 @@ func TestZeroWorkIsAnError(t *testing.T) {
 		dropData(t, srv2)
 		for _, tc := range []struct{ code, want string }{
 			{`tcp_crr(host="198.18.45.2", duration=2)`, "tcp_crr: no transaction completed (client: 1 in flight at the deadline; server: "},
-			{`udp_rr(host="198.18.45.2", duration=2, timeout=0.25)`, " timeout, 1 in flight at the deadline; server: "},
+			// Longer than its stall bound (liveness + timeout): a loop that
+			// times out and sends again is not stalled.
+			{`udp_rr(host="198.18.45.2", duration=3, timeout=0.25, liveness=1)`, " timeout, 1 in flight at the deadline; server: "},
 		} {
 			code, stderr := scriptIn(t, cli, tc.code)(60 * time.Second)
 			t.Logf("%s: exit %d: %s", tc.code, code, strings.TrimSpace(stderr))
 			oneLine(t, ran{stderr: stderr, code: code}, 1, "no transaction completed", tc.want)
+			if strings.Contains(stderr, "no progress") {
+				t.Errorf("lost transactions taken for a stall: %s", stderr)
+			}
 		}
 	})
 	t.Run("strangers", func(t *testing.T) {

@@ -132,6 +132,9 @@ func (u *UDPRR) Run() {
 					return
 				}
 			}
+			// A loop that gives up on lost requests and sends new ones
+			// goes on: its Live counters say so (a loss is no stall).
+			u.publish(now)
 			continue
 		}
 		u.Result.BytesReceived += uint64(n)
