@@ -144,6 +144,12 @@ func TestZeroWorkIsAnError(t *testing.T) {
 				t.Errorf("lost transactions taken for a stall: %s", stderr)
 			}
 		}
+		// The same test run by a daemon for the script (client=) fails
+		// the same way.
+		serveIn(t, cli, "198.18.45.1:12866")
+		code, stderr := scriptIn(t, cli, `udp_rr(host="198.18.45.2", client="198.18.45.1", duration=3, timeout=0.25)`)(60 * time.Second)
+		t.Logf("client=: exit %d: %s", code, strings.TrimSpace(stderr))
+		oneLine(t, ran{stderr: stderr, code: code}, 1, "client 198.18.45.1:12866: udp_rr: no transaction completed (client: ", " timeout")
 	})
 	t.Run("strangers", func(t *testing.T) {
 		// The client's data leaves through a NAT to another address: the

@@ -20,7 +20,10 @@ import (
 //
 // The wait also ends early when something else sets the connection's read
 // deadline (watchLimits, for a test the server ends itself); the caller
-// asks that watch first.
+// asks that watch first. With heartbeats each read sets its own deadline,
+// so a wake that falls between two reads (a few microseconds once a
+// period) is lost; the test is then ended at the client's Stop, with the
+// same refusal, instead of at once.
 func (s *Server) awaitStop(pc *proto.Conn, setup *proto.Setup, wait time.Duration) error {
 	if setup.HeartbeatNs == 0 {
 		return pc.Expect(proto.TypeStop, &proto.Stop{}, wait)
