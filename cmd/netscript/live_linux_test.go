@@ -107,4 +107,9 @@ func TestClientStoppedMidTest(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Errorf("the client exited with %v:\n%s", err, visible(out))
 	}
+	// Continued, the client reads what the daemon told it first, rather
+	// than taking its own pause for the server's silence.
+	if !strings.Contains(visible(out), "server: "+said) {
+		t.Errorf("the client does not say why the daemon ended its test:\n%s", visible(out))
+	}
 }

@@ -50,10 +50,15 @@ func (r *run) watchTest(w *worker, msgs <-chan message, lv *liveness, lives []*w
 			return st // the data path's own stall names the cause best
 		}
 		if e := lv.silent(); e != nil {
+			// This process may have been the one stopped: what came
+			// meanwhile (heartbeats, the server's Error) is read first.
 			select {
-			case m := <-msgs: // what the server said last (this process may have been the one stopped)
+			case m := <-msgs:
 				return sessionBroke(m)
-			default:
+			case <-time.After(lv.checkEvery()):
+			}
+			if e = lv.silent(); e == nil {
+				continue
 			}
 			if idle, since := sw.idle(); idle >= lv.period {
 				e.Data = &StallError{Workload: sw.workload, Flows: len(sw.lives), Stalled: len(sw.lives), For: idle, Since: since}
