@@ -98,70 +98,80 @@ func TestStallBound(t *testing.T) {
 
 // TestStallWatch: the watch tells a stall only when no unfinished flow has
 // moved for the bound, says since when and how many flows; a flow that
-// reached its count is finished, and past the duration nothing stalls.
+// reached its count is finished, and past the duration nothing stalls. The
+// watch reads a clock the test sets.
 func TestStallWatch(t *testing.T) {
-	const bound = 200 * time.Millisecond
+	const bound = 3 * time.Second
+	var now time.Duration
+	watch := func(s *spec.Spec, lives ...*workload.Live) *stallWatch {
+		w := newStallWatch(s, lives, bound, time.Now())
+		w.now = func() time.Duration { return now }
+		return w
+	}
+	at := func(d time.Duration, l *workload.Live, c workload.Counts) { now = d; l.Store(d, &c) }
+
 	stream := spec.Default(spec.TCPStream)
 	a, b := &workload.Live{}, &workload.Live{}
-	start := time.Now()
-	w := newStallWatch(&stream, []*workload.Live{a, b}, bound, start)
-	if w.check() != nil {
-		t.Fatal("a stall at the start")
-	}
-	// Flow a moves for a while; b never does.
-	for i := 1; i <= 5; i++ {
-		a.Store(time.Since(start), &workload.Counts{BytesSent: uint64(i)})
-		time.Sleep(50 * time.Millisecond)
-		if e := w.check(); e != nil {
-			t.Fatalf("a stall while flow a moves: %v", e)
+	w := watch(&stream, a, b)
+	for _, tc := range []struct {
+		now   time.Duration
+		moveA uint64 // flow a's bytes by then; 0: a does not move
+		stall bool
+	}{
+		{0, 0, false},
+		{time.Second, 100, false},
+		{1997 * time.Millisecond, 200, false}, // a's last move; b never moves
+		{4 * time.Second, 0, false},           // 2.0 s without a move
+		{4996 * time.Millisecond, 0, false},
+		{5 * time.Second, 0, true}, // 3.0 s
+	} {
+		if tc.moveA > 0 {
+			at(tc.now, a, workload.Counts{BytesSent: tc.moveA})
+		}
+		now = tc.now
+		if e := w.check(); (e != nil) != tc.stall {
+			t.Fatalf("at %v: stall %v", tc.now, e)
 		}
 	}
-	e := waitStall(t, w)
-	if e.Flows != 2 || e.Stalled != 2 || e.For < bound || e.Since < 150*time.Millisecond || e.Since > 2*time.Second {
+	e := w.check()
+	if e.Flows != 2 || e.Stalled != 2 || e.For != 3003*time.Millisecond || e.Since != 1997*time.Millisecond {
 		t.Errorf("%+v", e)
 	}
-	if msg := e.Error(); !strings.HasPrefix(msg, "tcp_stream: no progress on the data connections of all 2 flows for ") {
-		t.Errorf("%s", msg)
+	if want := "tcp_stream: no progress on the data connections of all 2 flows for 3.0 s (since 1.997 s into the test)"; e.Error() != want {
+		t.Errorf("%s, want %s", e, want)
+	}
+	if idle, since := w.idle(); idle != 3003*time.Millisecond || since != 1997*time.Millisecond {
+		t.Errorf("idle %v since %v", idle, since)
 	}
 
 	// By count: flow a has done its 10 transactions, b stalls.
 	rr := spec.Default(spec.TCPRR)
 	rr.Duration, rr.Transactions = 0, 10
 	a, b = &workload.Live{}, &workload.Live{}
-	a.Store(time.Millisecond, &workload.Counts{Transactions: 10})
-	e = waitStall(t, newStallWatch(&rr, []*workload.Live{a, b}, bound, time.Now()))
-	if e.Stalled != 1 || !strings.Contains(e.Error(), "of 1 of 2 flows (the others had finished)") {
-		t.Errorf("%+v: %s", e, e)
+	at(time.Millisecond, a, workload.Counts{Transactions: 10})
+	w = watch(&rr, a, b)
+	now = 10 * time.Second
+	e = w.check()
+	if e == nil || e.Stalled != 1 || !strings.Contains(e.Error(), "of 1 of 2 flows (the others had finished)") {
+		t.Errorf("%+v: %v", e, e)
 	}
 	b.Store(time.Millisecond, &workload.Counts{Transactions: 10})
-	if e := newStallWatch(&rr, []*workload.Live{a, b}, bound, time.Now().Add(-time.Second)).check(); e != nil {
+	if e := w.check(); e != nil {
 		t.Errorf("finished flows stall: %v", e)
 	}
 
 	// Past the duration the loops are ending: no stall.
 	short := spec.Default(spec.TCPStream)
-	short.Duration = 100 * time.Millisecond
-	if e := newStallWatch(&short, []*workload.Live{{}}, bound, time.Now().Add(-time.Second)).check(); e != nil {
-		t.Errorf("a stall past the duration: %v", e)
+	short.Duration = time.Second
+	w = watch(&short, &workload.Live{})
+	if now = 10 * time.Second; w.check() != nil {
+		t.Errorf("a stall past the duration")
 	}
 
 	one := (&StallError{Workload: "tcp_rr", Flows: 1, Stalled: 1, For: 3 * time.Second, Since: 1997 * time.Millisecond}).Error()
 	if one != "tcp_rr: no progress on the data connection for 3.0 s (since 1.997 s into the test)" {
 		t.Errorf("%s", one)
 	}
-}
-
-// waitStall checks w until it tells a stall, failing after a generous
-// while.
-func waitStall(t *testing.T, w *stallWatch) *StallError {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if e := w.check(); e != nil {
-			return e
-		}
-	}
-	t.Fatal("no stall")
-	return nil
 }
 
 // TestHeartbeatPeriod: three heartbeats within the liveness bound, within

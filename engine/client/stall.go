@@ -65,17 +65,18 @@ type stallWatch struct {
 	workload string
 	lives    []*workload.Live
 	bound    time.Duration
-	start    time.Time // when the watch began: the start of the test
 	// The test's duration (0: it ends by count) and counts per flow.
 	duration            time.Duration
 	transactions, bytes uint64
-	seen                []uint64        // each flow's count when it last moved
-	moved               []time.Duration // when each flow was last seen moving, from start
-	at                  []time.Duration // each flow's last progress, on its loop's clock
+	now                 func() time.Duration // the time from the start of the test
+	seen                []uint64             // each flow's count when it last moved
+	moved               []time.Duration      // when each flow was last seen moving, from start
+	at                  []time.Duration      // each flow's last progress, on its loop's clock
 }
 
 func newStallWatch(s *spec.Spec, lives []*workload.Live, bound time.Duration, start time.Time) *stallWatch {
-	return &stallWatch{workload: s.Workload.Name, lives: lives, bound: bound, start: start,
+	return &stallWatch{workload: s.Workload.Name, lives: lives, bound: bound,
+		now:      func() time.Duration { return time.Since(start) },
 		duration: s.Duration, transactions: s.Transactions, bytes: s.Bytes,
 		seen: make([]uint64, len(lives)), moved: make([]time.Duration, len(lives)), at: make([]time.Duration, len(lives))}
 }
@@ -91,7 +92,7 @@ func (s *stallWatch) check() *StallError {
 	if s == nil || len(s.lives) == 0 {
 		return nil
 	}
-	now := time.Since(s.start)
+	now := s.now()
 	stalled, last, since := 0, time.Duration(0), time.Duration(0)
 	for i, l := range s.lives {
 		if c := l.Transactions.Load() + l.Bytes.Load(); c != s.seen[i] {
@@ -122,5 +123,5 @@ func (s *stallWatch) idle() (time.Duration, time.Duration) {
 	for i, m := range s.moved {
 		last, since = max(last, m), max(since, min(s.at[i], m))
 	}
-	return time.Since(s.start) - last, since
+	return s.now() - last, since
 }
