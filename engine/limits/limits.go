@@ -18,6 +18,7 @@ import (
 // from Default.
 type Limits struct {
 	MaxFrame          int           // largest control message payload, bytes
+	Liveness          time.Duration // how long a test's client may be silent when it asked for heartbeats; 0: DefaultLiveness
 	MaxDuration       time.Duration // longest test
 	MaxMessage        int           // largest request, response or send size, bytes
 	MaxBuffer         int           // largest socket buffer a client may ask for, bytes
@@ -28,11 +29,6 @@ type Limits struct {
 	MaxPending        int           // most control connections still in their handshake
 	HandshakeTimeout  time.Duration // bound on each step before a test starts
 	DataPorts         PortRange     // data ports a client may ask for by number
-	// Liveness is how long a test's client may send nothing on the
-	// control connection, when it asked for heartbeats, before the
-	// server ends the test (at least three of the client's heartbeat
-	// periods; 0: just that).
-	Liveness time.Duration
 }
 
 // Default returns bounds generous enough for any benchmark a lab runs and
@@ -50,13 +46,13 @@ func Default() Limits {
 		MaxPending:        256,
 		HandshakeTimeout:  10 * time.Second,
 		DataPorts:         PortRange{Lo: 1024, Hi: 65535},
-		Liveness:          5 * time.Second,
 	}
 }
 
 // Register adds a flag for every bound to fs, with l's values as defaults.
 func (l *Limits) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.MaxFrame, "max-frame", l.MaxFrame, "largest control message payload in bytes")
+	fs.DurationVar(&l.Liveness, "liveness", orLiveness(l.Liveness), "end a test whose client sent nothing on the control connection for this long (clients that send heartbeats; at least three of their periods)")
 	fs.DurationVar(&l.MaxDuration, "max-duration", l.MaxDuration, "longest test a client may ask for")
 	fs.IntVar(&l.MaxMessage, "max-message", l.MaxMessage, "largest request, response or send size in bytes")
 	fs.IntVar(&l.MaxBuffer, "max-buffer", l.MaxBuffer, "largest socket buffer a client may ask for, in bytes")
@@ -67,7 +63,6 @@ func (l *Limits) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.MaxPending, "max-pending", l.MaxPending, "most control connections still in their handshake")
 	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", l.HandshakeTimeout, "time a client has from connecting to asking for a test, and for each later step before it starts")
 	fs.Var(&l.DataPorts, "data-ports", "data ports clients may ask for by number, LO-HI")
-	fs.DurationVar(&l.Liveness, "liveness", l.Liveness, "end a test whose client sent nothing on the control connection for this long (clients that send heartbeats; at least three of their periods)")
 }
 
 // Validate checks the operator's values.
@@ -247,4 +242,17 @@ func (r *ConnRate) Check() error {
 		return &Exceeded{What: "connection rate", Got: "of more than " + lim, Limit: lim, Flag: "max-conn-rate"}
 	}
 	return nil
+}
+
+// DefaultLiveness is how long a test's client may send nothing on the
+// control connection, when it asked for heartbeats, before the server
+// ends the test (at least three of the client's heartbeat periods).
+const DefaultLiveness = 5 * time.Second
+
+// orLiveness is d, or DefaultLiveness if d is unset.
+func orLiveness(d time.Duration) time.Duration {
+	if d <= 0 {
+		return DefaultLiveness
+	}
+	return d
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"netscript/engine/limits"
 	"netscript/engine/proto"
 )
 
@@ -100,10 +101,15 @@ func heartbeats(pc *proto.Conn, period time.Duration, quit <-chan struct{}) {
 }
 
 // livenessBound is how long a client that sends a heartbeat every period
-// may be silent: the operator's bound (serve --liveness), and at least
-// three periods, so a client is never cut off for keeping to its own.
+// may be silent: the operator's bound (serve --liveness; unset:
+// limits.DefaultLiveness), and at least three periods, so a client is
+// never cut off for keeping to its own.
 func (s *Server) livenessBound(period time.Duration) time.Duration {
-	return max(s.lim.Liveness, 3*period)
+	bound := s.lim.Liveness
+	if bound <= 0 {
+		bound = limits.DefaultLiveness
+	}
+	return max(bound, 3*period)
 }
 
 // silentClient is a test ended because its client sent nothing on the
