@@ -6,8 +6,6 @@ import (
 	"runtime"
 	"sync"
 
-	"golang.org/x/sys/unix"
-
 	"netscript/engine/cpu"
 	"netscript/engine/mux"
 	"netscript/engine/proto"
@@ -159,28 +157,6 @@ func (t *test) serveEndpoint(ep *endpoint, check func() error) {
 	srv.Run()
 	o := srv.Outcome()
 	t.add(&o.Counts, o.Err)
-}
-
-// accept waits for one data connection on ep; it returns -1 if the test is
-// stopped first or accept fails.
-func (t *test) accept(ep *endpoint, peer *sock.Addr) int {
-	for !t.stopped.Load() {
-		fd, en := sock.Accept(ep.fd, peer)
-		if en == 0 {
-			peer.Received()
-			if t.tag != nil && !t.tagged(fd) {
-				t.strangers.Add(1) // not this session's client: not a flow
-				sock.Close(fd)
-				continue
-			}
-			return fd
-		}
-		if en != unix.EAGAIN && en != unix.EINTR && en != unix.ECONNABORTED {
-			t.fail(fmt.Errorf("accept: %w", en))
-			return -1
-		}
-	}
-	return -1
 }
 
 // acceptAndServe accepts ep's flows: each connection but the last is
