@@ -132,7 +132,7 @@ func (t *test) guard(g guard) error {
 	for _, src := range t.setup.Sources {
 		a, err := netip.ParseAddr(src)
 		if err != nil {
-			return fmt.Errorf("sources: %q is not an address", src)
+			return fmt.Errorf("sources: %s is not an address", clip(src))
 		}
 		addrs = append(addrs, a)
 	}
