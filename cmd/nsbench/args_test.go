@@ -17,6 +17,8 @@ func TestCheckArgs(t *testing.T) {
 		{"", 5, 3, ""},
 		{"tcp_rr,udp_rr", 5, 3, ""},
 		{"flows", 1, 0.5, ""},
+		{"stream-flows,tcp_stream", 3, 2, ""},
+		{"stream_flows", 3, 2, `-only: no row "stream_flows"`},
 		{"tcp-rr", 5, 3, `-only: no row "tcp-rr"`},
 		{"tcp_rr,", 5, 3, `-only: no row ""`},
 		{"tcp_rr", 0, 3, "-rounds 0"},

@@ -9,7 +9,9 @@
 //
 // The flows rows (flows.go) measure netscript alone: the aggregate
 // throughput of one tcp_rr or tcp_crr test of 1 to 1000 flows against a
-// daemon on every CPU, and the ratio of 1000 flows to the best lower count.
+// daemon on every CPU, and the ratio of 1000 flows to the best lower count;
+// then tcp_stream and tcp_maerts of 1 to 256 flows (streamflows.go), with
+// -baseline against the other binary in the same rounds.
 //
 // Every row also runs the Go floor (floor.go, floor_server.go): a bare Go
 // client and server doing what pingpong does, to tell the Go runtime's cost
@@ -86,7 +88,7 @@ func main() {
 	secs := flag.Float64("seconds", 3, "length of each run")
 	only := flag.String("only", "", "comma-separated workloads to run (default all)")
 	embedded := flag.Bool("embedded", true, "also compare the embedded server with a separate daemon")
-	flowRows := flag.Bool("flows", true, "also measure aggregate throughput against flows (flows.go); -only flows runs only those rows")
+	flowRows := flag.Bool("flows", true, "also measure aggregate throughput against flows (flows.go, streamflows.go); -only flows runs only those rows, -only stream-flows only the streams'")
 	baseline := flag.String("baseline", "", "another netscript binary (the last release, say) to run with its own daemon in the same rounds; its column ns/base is netscript over it")
 	flag.Parse()
 	if err := checkArgs(*only, *rounds, *secs); err != nil {
@@ -209,6 +211,9 @@ func main() {
 	if *flowRows && (*only == "" || strings.Contains(","+*only+",", ",flows,")) {
 		benchFlows(*netscript, *rounds, *secs)
 	}
+	if *flowRows && (*only == "" || strings.Contains(","+*only+",", ",flows,") || strings.Contains(","+*only+",", ","+streamFlowsRow+",")) {
+		benchStreamFlows(*netscript, *baseline, *rounds, *secs) // streamflows.go
+	}
 }
 
 // compareEmbedded alternates the same test against the embedded server and
@@ -269,7 +274,7 @@ func checkArgs(only string, rounds int, secs float64) error {
 	if only == "" {
 		return nil
 	}
-	known := []string{"flows"}
+	known := []string{"flows", streamFlowsRow}
 	for _, w := range workloads {
 		known = append(known, w.name)
 	}
