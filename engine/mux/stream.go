@@ -48,11 +48,11 @@ func ServeMaerts(conns []*Conn, cfg ServeConfig) ServeStats {
 	return serveOn(conns, &cfg, func(part []*Conn, ready func()) { sourceThread(part, &cfg, ready) })
 }
 
-// watch makes an epoll instance watching conns (made non-blocking) for
-// events, and returns it and how many connections it watches; ready is
+// watch makes an epoll instance watching conns (made non-blocking) for the
+// events in want, and returns it and how many connections it watches; ready is
 // called either way. A connection that cannot be watched is closed; if the
 // instance cannot be made, every connection is, and epfd is -1.
-func watch(conns []*Conn, events uint32, ready func()) (epfd, open int) {
+func watch(conns []*Conn, want uint32, ready func()) (epfd, open int) {
 	defer ready()
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
@@ -69,7 +69,7 @@ func watch(conns []*Conn, events uint32, ready func()) (epfd, open int) {
 			c.Err, c.closed = err, true
 			continue
 		}
-		if en := sock.EpollCtl(epfd, unix.EPOLL_CTL_ADD, c.FD, events, int32(i)); en != 0 {
+		if en := sock.EpollCtl(epfd, unix.EPOLL_CTL_ADD, c.FD, want, int32(i)); en != 0 {
 			c.fail("epoll_ctl", en)
 			continue
 		}
@@ -172,6 +172,9 @@ func (c *Conn) sink(buf []byte) {
 		}
 		c.Counts.BytesReceived += uint64(n)
 		c.Counts.RecvCalls++
+		if n < len(buf) {
+			return // the queue is empty: the next read would only say so
+		}
 	}
 }
 
@@ -244,8 +247,9 @@ type source struct {
 // the error epoll saw).
 func (s *source) ready(c *Conn, i int) {
 	if s.period == 0 {
-		for k := 0; k < burst; k++ {
-			if !s.send(c) {
+		// A short send filled the socket: the next would find no room.
+		for k := 0; k < burst && !c.closed; k++ {
+			if s.send(c) < len(s.buf) {
 				return
 			}
 		}
@@ -277,7 +281,7 @@ func (s *source) sendDue() time.Duration {
 // sendPaced makes c's due send at now; if the socket is full, epoll
 // watches it for room.
 func (s *source) sendPaced(c *Conn, i int, now time.Duration) {
-	if s.send(c) {
+	if s.send(c) > 0 {
 		c.paced(now, s.period)
 	} else if !c.closed {
 		c.waitOut = true
@@ -285,16 +289,16 @@ func (s *source) sendPaced(c *Conn, i int, now time.Duration) {
 	}
 }
 
-// send makes one send on c and reports whether it moved data; a
-// connection it ends is half-closed and no longer watched.
-func (s *source) send(c *Conn) bool {
-	ok := c.send(s.buf, s.cfg.Bytes)
+// send makes one send on c and returns the bytes it moved; a connection
+// it ends is half-closed and no longer watched.
+func (s *source) send(c *Conn) int {
+	n := c.send(s.buf, s.cfg.Bytes)
 	if c.closed {
 		sock.Shutdown(c.FD, unix.SHUT_WR) // the end of the data
 		forget(s.epfd, c)
 		s.open--
 	}
-	return ok
+	return n
 }
 
 // paced moves c's schedule on by one send made at now.
@@ -315,13 +319,13 @@ func msUntil(d time.Duration) int {
 }
 
 // send makes one send of c's next bytes from buf, counting as
-// workload.MaertsSource does. It reports whether the send moved data; it
-// did not if the socket is full (c is still open) or c has ended: it has
-// sent bytes (if positive) or failed.
-func (c *Conn) send(buf []byte, bytes uint64) bool {
+// workload.MaertsSource does, and returns the bytes it moved: none if the
+// socket is full (c is still open) or c has ended (it has sent bytes, if
+// positive, or failed).
+func (c *Conn) send(buf []byte, bytes uint64) int {
 	if bytes > 0 && c.Counts.BytesSent >= bytes {
 		c.closed = true
-		return false
+		return 0
 	}
 	b := buf
 	if left := bytes - c.Counts.BytesSent; bytes > 0 && left < uint64(len(b)) {
@@ -333,7 +337,7 @@ func (c *Conn) send(buf []byte, bytes uint64) bool {
 			continue
 		}
 		if en == unix.EAGAIN {
-			return false
+			return 0
 		}
 		if en != 0 {
 			c.Counts.Errors.Add(en)
@@ -341,13 +345,13 @@ func (c *Conn) send(buf []byte, bytes uint64) bool {
 				c.Err = fmt.Errorf("send: %w", en)
 			}
 			c.closed = true
-			return false
+			return 0
 		}
 		c.Counts.BytesSent += uint64(n)
 		c.Counts.SendCalls++
 		if bytes > 0 && c.Counts.BytesSent >= bytes {
 			c.closed = true
 		}
-		return true
+		return n
 	}
 }
