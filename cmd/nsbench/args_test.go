@@ -34,3 +34,13 @@ func TestCheckArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestMainRows: the main table's header is printed only when -only selects
+// one of its workloads.
+func TestMainRows(t *testing.T) {
+	for only, want := range map[string]bool{"": true, "tcp_rr": true, "flows,tcp_maerts": true, "flows": false, "stream-flows": false} {
+		if got := mainRows(only); got != want {
+			t.Errorf("mainRows(%q) = %v, want %v", only, got, want)
+		}
+	}
+}

@@ -126,7 +126,9 @@ func main() {
 	defer stopFloor1()
 	time.Sleep(300 * time.Millisecond)
 
-	fmt.Printf("netscript/pingpong, median of %d alternating rounds of %g s; servers on CPU 0\n", *rounds, *secs)
+	if mainRows(*only) {
+		fmt.Printf("netscript/pingpong, median of %d alternating rounds of %g s; servers on CPU 0\n", *rounds, *secs)
+	}
 	// A cgo build pays glibc's rseq on every context switch (about 1 % a
 	// round trip per end here): say which build is measured.
 	if out, err := exec.Command(*netscript, "version").Output(); err == nil {
@@ -136,13 +138,15 @@ func main() {
 			fmt.Printf("(a cgo build: expect about 1 %% less per end than the static one make build makes)\n")
 		}
 	}
-	fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
-	fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
-	fmt.Printf("(ns/floor: netscript over the floor, round by round; tcp_cc has no pingpong row, so it is measured against the floor)\n")
-	if *baseline != "" {
-		fmt.Printf("(ns/base: netscript over %s, each with its own daemon on CPU 0, round by round)\n", *baseline)
+	if mainRows(*only) {
+		fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
+		fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
+		fmt.Printf("(ns/floor: netscript over the floor, round by round; tcp_cc has no pingpong row, so it is measured against the floor)\n")
+		if *baseline != "" {
+			fmt.Printf("(ns/base: netscript over %s, each with its own daemon on CPU 0, round by round)\n", *baseline)
+		}
+		fmt.Printf("%-12s %-6s %14s %14s %8s %9s %9s %8s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp", "ns/floor", "ns/base")
 	}
-	fmt.Printf("%-12s %-6s %14s %14s %8s %9s %9s %8s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp", "ns/floor", "ns/base")
 	for _, w := range workloads {
 		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") {
 			continue
@@ -245,6 +249,17 @@ func compareEmbedded(netscript string, nsPort, rounds int, secs float64, only st
 		}
 		fmt.Printf("%-12s %14.2f %14.2f %8.3f   rounds: %s\n", w.name, median(ev), median(dv), median(ratios), fmtList(ratios))
 	}
+}
+
+// mainRows reports whether -only selects a row of the main table (a
+// workload), so that its header is printed only then.
+func mainRows(only string) bool {
+	for _, w := range workloads {
+		if only == "" || strings.Contains(","+only+",", ","+w.name+",") {
+			return true
+		}
+	}
+	return false
 }
 
 // hasBuiltin reports whether the netscript binary bin has the builtin
