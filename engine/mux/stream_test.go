@@ -1,6 +1,7 @@
 package mux
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -281,5 +282,64 @@ func goAway(t *testing.T, fd int) {
 	defer unix.Close(null)
 	if err := unix.Dup3(null, fd, unix.O_CLOEXEC); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestStreamAllocs: after set-up, the stream servers allocate nothing per
+// receive or send: a long run allocates no more than a short one, within
+// what the runtime itself allocates meanwhile (a few dozen at most, where a
+// call that allocated would add one for each of 160000 more calls).
+func TestStreamAllocs(t *testing.T) {
+	const flows, size = 4, 100
+	run := func(t *testing.T, maerts bool, bytes uint64) (allocs, calls uint64) {
+		var th workload.Threads
+		defer th.Acquire(3)()
+		cfds, sfds := pairs(t, flows)
+		conns := connsOf(sfds)
+		var stop atomic.Bool
+		var a, b runtime.MemStats
+		runtime.ReadMemStats(&a)
+		st := serveAsync(t, &stop, func() ServeStats {
+			if maerts {
+				return ServeMaerts(conns, ServeConfig{SendSize: size, Bytes: bytes, Threads: 1, Stop: &stop})
+			}
+			return ServeStream(conns, ServeConfig{RecvSize: size, Threads: 1, Stop: &stop})
+		})
+		forEach(flows, func(i int) {
+			if !maerts {
+				buf := make([]byte, 64<<10)
+				for left := bytes; left > 0; {
+					n, err := unix.Write(cfds[i], buf[:min(left, uint64(len(buf)))])
+					if err != nil {
+						t.Errorf("flow %d: write: %v", i, err)
+						return
+					}
+					left -= uint64(n)
+				}
+				unix.Shutdown(cfds[i], unix.SHUT_WR)
+			}
+			readToEOF(t, cfds[i])
+		})
+		await(t, st)
+		runtime.ReadMemStats(&b)
+		for _, c := range conns {
+			if c.Counts.BytesSent+c.Counts.BytesReceived != bytes {
+				t.Fatalf("moved %d+%d bytes, want %d", c.Counts.BytesSent, c.Counts.BytesReceived, bytes)
+			}
+			calls += c.Counts.SendCalls + c.Counts.RecvCalls
+		}
+		return b.Mallocs - a.Mallocs, calls
+	}
+	for _, maerts := range []bool{false, true} {
+		t.Run(map[bool]string{false: "TCP_STREAM", true: "TCP_MAERTS"}[maerts], func(t *testing.T) {
+			run(t, maerts, 10000) // warm up
+			short, shortCalls := run(t, maerts, 10000)
+			long, longCalls := run(t, maerts, 4000000)
+			extra, more := float64(long)-float64(short), float64(longCalls-shortCalls)
+			t.Logf("%.0f more allocations for %.0f more calls", extra, more)
+			if extra/more > 0.001 {
+				t.Errorf("%.4f allocations per call (%.0f for %.0f more calls), want none", extra/more, extra, more)
+			}
+		})
 	}
 }
