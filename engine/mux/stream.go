@@ -205,7 +205,7 @@ func sourceThread(conns []*Conn, cfg *ServeConfig, ready func()) {
 	for s.open > 0 && !stopped(cfg.Stop) {
 		wait := tickMs
 		if paced {
-			wait = min(wait, msUntil(s.sendDue()-time.Since(s.start)))
+			wait = msUntil(s.sendDue() - time.Since(s.start))
 		}
 		n, en := sock.EpollWait(epfd, evs, wait)
 		if en != 0 && en != unix.EINTR {
@@ -308,10 +308,14 @@ func (c *Conn) paced(now, period time.Duration) {
 }
 
 // msUntil is how many whole milliseconds epoll_wait must wait for d to
-// pass (rounded up, so a wait never ends before the send is due).
+// pass (rounded up, so a wait never ends before the send is due), at most
+// sock.Tick's: nothing due (d is then near forever) is a tick too.
 func msUntil(d time.Duration) int {
-	if d <= 0 {
+	switch {
+	case d <= 0:
 		return 0
+	case d >= sock.Tick:
+		return tickMs
 	}
 	return int((d + time.Millisecond - 1) / time.Millisecond)
 }

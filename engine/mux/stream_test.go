@@ -343,3 +343,64 @@ func TestStreamAllocs(t *testing.T) {
 		})
 	}
 }
+
+// TestMsUntil: epoll_wait waits until the next send is due, rounded up to
+// a millisecond, and never longer than a tick, even when nothing is due
+// (far off, where adding the rounding would overflow).
+func TestMsUntil(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want int
+	}{
+		{-time.Second, 0},
+		{0, 0},
+		{1, 1},
+		{time.Millisecond, 1},
+		{time.Millisecond + 1, 2},
+		{sock.Tick - 1, tickMs},
+		{sock.Tick, tickMs},
+		{time.Hour, tickMs},
+		{time.Duration(1<<63 - 1), tickMs},
+	} {
+		if got := msUntil(c.d); got != c.want {
+			t.Errorf("msUntil(%v) = %d, want %d", c.d, got, c.want)
+		}
+	}
+}
+
+// TestMaertsSourceStopFull: Stop ends the server while every socket is
+// full (its client reads nothing), paced or not: no wait outlasts a tick.
+func TestMaertsSourceStopFull(t *testing.T) {
+	for _, rate := range []float64{0, 100000} {
+		var th workload.Threads
+		defer th.Acquire(3)()
+		cfds, sfds := pairs(t, 4)
+		conns := connsOf(sfds)
+		var stop atomic.Bool
+		st := serveAsync(t, &stop, func() ServeStats {
+			return ServeMaerts(conns, ServeConfig{SendSize: 65536, Rate: rate, Threads: 1, Stop: &stop})
+		})
+		// Once data has reached every client, the server has a moment to
+		// fill the sockets, which the clients never read.
+		giveUp := time.Now().Add(patience)
+		for full := false; !full; {
+			if time.Now().After(giveUp) {
+				t.Fatalf("rate %v: no data reached the clients within %v", rate, patience)
+			}
+			time.Sleep(10 * time.Millisecond)
+			full = true
+			for _, fd := range cfds {
+				queued, err := unix.IoctlGetInt(fd, unix.SIOCINQ)
+				full = full && err == nil && queued > 0
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+		stop.Store(true)
+		await(t, st)
+		for i, fd := range cfds {
+			if got, closed := readToEOF(t, fd); !closed || got != conns[i].Counts.BytesSent || conns[i].Err != nil {
+				t.Errorf("rate %v flow %d: closed %v, read %d, server sent %d, err %v", rate, i, closed, got, conns[i].Counts.BytesSent, conns[i].Err)
+			}
+		}
+	}
+}
