@@ -24,10 +24,13 @@ import (
 //     MuxServer: each endpoint's thread accepts its flows' connections and
 //     serves each on a thread of its own (the last on itself), the
 //     one-connection server of netserver times N.
-//   - A workload with a MuxServer and more flows: the connections are
-//     accepted and then served by a few epoll threads (package mux).
+//   - A workload with a MuxServer (TCP_RR, TCP_STREAM, TCP_MAERTS) and
+//     more flows: the connections are accepted and then served by a few
+//     epoll threads (package mux), so a client's flows cost the daemon
+//     descriptors, not threads.
 
-// muxThreads is how many epoll threads serve a multiplexed TCP_RR test.
+// muxThreads is how many epoll threads serve a multiplexed test (TCP_RR and
+// the TCP streams).
 func muxThreads(flows int) int { return max(1, min(runtime.NumCPU(), 8, flows)) }
 
 // multiplexed reports whether the test's connections are served by epoll
@@ -233,7 +236,8 @@ func (t *test) serveMux() {
 	}
 	m := t.setup
 	// accepted closes once the epoll threads wait for requests.
-	st := t.w.MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, Threads: muxThreads(len(conns)),
+	st := t.w.MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, RecvSize: t.recvSize,
+		SendSize: t.sendSize, Bytes: m.Bytes, Rate: m.Rate, Threads: muxThreads(len(conns)),
 		Stop: &t.stopped, CPU: m.CPU, Ready: func() { close(t.accepted) }})
 	if st.Err != nil {
 		t.fail(fmt.Errorf("remote_cpu: %w", st.Err))
@@ -241,7 +245,7 @@ func (t *test) serveMux() {
 	for i, c := range conns {
 		c.Counts.Accepts = 1
 		c.Counts.Peers.Add(peers[i].Addr())
-		t.addConn(peers[i].String(), &c.Counts, nil)
+		t.addConn(peers[i].String(), &c.Counts, c.Err)
 	}
 	t.mu.Lock()
 	t.threadTime += st.CPUTime
