@@ -6,7 +6,7 @@
 //	netscript [--quiet] [--record RUN.json] -c 'CODE' [NAME=VALUE ...]
 //	netscript replay RUN.json [NAME=VALUE ...]
 //	netscript show RUN.json
-//	netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--max-... bounds]
+//	netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--max-... bounds]
 //	netscript version
 package main
 
@@ -142,7 +142,8 @@ func usage(w io.Writer) {
                                         run a recorded script again, new results beside the old
   netscript show RUN.json               a recorded run's results as tables
   netscript serve [--listen ADDR:PORT]  serve the other end of tests (default :12866);
-                                        netscript serve --help lists its bounds and --token-file
+                                        netscript serve --help lists its bounds, --token-file
+                                        and --allow-client (run client sides for scripts)
   netscript version                     version, commit and Go version
 flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json

@@ -87,7 +87,7 @@ func TestMeshInNamespaces(t *testing.T) {
 		from[i], data[i] = net+".1", net+".2"
 	}
 	for _, h := range hosts {
-		serveIn(t, h, "0.0.0.0:12866")
+		serveIn(t, h, "0.0.0.0:12866", "--allow-client") // each runs a client side for the script
 	}
 	var branches []string
 	for i := range hosts {

@@ -17,10 +17,11 @@ import (
 // in another, joined by veth pairs with addresses in 198.18.0.0/15, and
 // check what netscript reports against the namespaces' own kernel counters.
 
-// serveIn starts `netscript serve` in ns on addr and waits until it listens.
-func serveIn(t *testing.T, ns *netns.NS, addr string) *netns.Proc {
+// serveIn starts `netscript serve` in ns on addr, with any further flags,
+// and waits until it listens.
+func serveIn(t *testing.T, ns *netns.NS, addr string, flags ...string) *netns.Proc {
 	t.Helper()
-	p := ns.Start(t, bin, "serve", "--quiet", "--listen", addr)
+	p := ns.Start(t, bin, append([]string{"serve", "--quiet", "--listen", addr}, flags...)...)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		err := ns.Do(func() error {

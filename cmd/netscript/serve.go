@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 
-	"netscript/engine/agent"
 	"netscript/engine/auth"
 	"netscript/engine/limits"
 	"netscript/engine/proto"
@@ -37,14 +36,25 @@ func serve(args []string) int {
 		"WORKLOAD:[ADDR:]PORT[,request=N,response=N,send_size=N], e.g. tcp_crr:12345 (repeatable)")
 	quiet := fs.Bool("quiet", false, "log only errors")
 	tokenFile := fs.String("token-file", "", "a file holding the secret clients must prove they hold (else $"+auth.EnvToken+"; neither: anyone may use the server)")
+	var allow allowClient
+	fs.Var(&allow, "allow-client", allowClientUsage)
 	lim := limits.Default()
 	lim.Register(fs)
 	embeddedFD := fs.Int("embedded-fd", -1, "(internal) serve as a script's embedded server, taking its token from and reporting its addresses on this descriptor")
+	fs.Usage = func() { serveUsage(fs) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
+	if allow.bad != "" {
+		fmt.Fprintf(os.Stderr, "netscript serve: --allow-client=%s: want --allow-client (toward netscript daemons), --allow-client=any or --allow-client=false\n", allow.bad)
+		return exitUsage
+	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "netscript serve: unexpected argument %q\n", fs.Arg(0))
+		hint := ""
+		if a := fs.Arg(0); a == "any" || a == "netscript" {
+			hint = fmt.Sprintf(" (a value of --allow-client goes after '=': --allow-client=%s)", a)
+		}
+		fmt.Fprintf(os.Stderr, "netscript serve: unexpected argument %q%s\n", fs.Arg(0), hint)
 		return exitUsage
 	}
 	if len(listen) == 0 {
@@ -75,9 +85,10 @@ func serve(args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript serve: warning: other users can read the token file %s (chmod 600 %s)\n", *tokenFile, *tokenFile)
 	}
 	th := &workload.Threads{}
-	// The daemon runs the client side of tests for scripts (client=)
-	// within its own bounds, proving the same token to their servers.
-	ag := &agent.Agent{Threads: th, Token: tok, Limits: lim}
+	// With --allow-client the daemon runs the client side of tests for
+	// scripts (client=) within its own bounds, proving the same token to
+	// their servers; without, it refuses them naming the flag.
+	ag := allow.clientAgent(th, tok, lim)
 	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag})
 	defer srv.Close()
 	for _, a := range listen {
@@ -93,6 +104,9 @@ func serve(args []string) int {
 			}
 			fmt.Fprintf(os.Stderr, "netscript serve: listening on %s (protocol %d); %s\n", addr, proto.Version, access)
 		}
+	}
+	if n := allow.notice(tok, tokenSource(*tokenFile)); n != "" && (tok == nil || !*quiet) {
+		fmt.Fprintf(os.Stderr, "netscript serve: %s\n", n) // the warning even when quiet
 	}
 	for _, d := range data {
 		cfg, err := parseData(d)
@@ -114,6 +128,26 @@ func serve(args []string) int {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	<-ch
 	return exitOK
+}
+
+// serveUsage is `netscript serve -h`: what the daemon lets others do, then
+// its flags.
+func serveUsage(fs *flag.FlagSet) {
+	fmt.Fprintf(fs.Output(), `usage: netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--data ...] [--max-... bounds]
+
+Serves the other end of tests (netperf's netserver) to anyone who can
+reach it, within the bounds below; with --token-file (or $%s)
+only to clients that prove they hold the token.
+
+It runs the client side of tests for scripts (client=), making this machine
+send traffic for them, only with --allow-client: then only toward netscript
+daemons (each test completes the control handshake with its server before
+any data is sent) and only from this machine's own addresses (local=);
+--allow-client=any also runs control=False tests, straight to any address
+and port. Without a token, whoever can reach the daemon may do all of this.
+
+`, auth.EnvToken)
+	fs.PrintDefaults()
 }
 
 // tokenSource names where the token came from.

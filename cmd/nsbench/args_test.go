@@ -17,6 +17,8 @@ func TestCheckArgs(t *testing.T) {
 		{"", 5, 3, ""},
 		{"tcp_rr,udp_rr", 5, 3, ""},
 		{"flows", 1, 0.5, ""},
+		{"stream-flows,tcp_stream", 3, 2, ""},
+		{"stream_flows", 3, 2, `-only: no row "stream_flows"`},
 		{"tcp-rr", 5, 3, `-only: no row "tcp-rr"`},
 		{"tcp_rr,", 5, 3, `-only: no row ""`},
 		{"tcp_rr", 0, 3, "-rounds 0"},
@@ -29,6 +31,16 @@ func TestCheckArgs(t *testing.T) {
 			t.Errorf("checkArgs(%q, %d, %g) = %v, want nil", tc.only, tc.rounds, tc.secs, err)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("checkArgs(%q, %d, %g) = %v, want %q", tc.only, tc.rounds, tc.secs, err, tc.want)
+		}
+	}
+}
+
+// TestMainRows: the main table's header is printed only when -only selects
+// one of its workloads.
+func TestMainRows(t *testing.T) {
+	for only, want := range map[string]bool{"": true, "tcp_rr": true, "flows,tcp_maerts": true, "flows": false, "stream-flows": false} {
+		if got := mainRows(only); got != want {
+			t.Errorf("mainRows(%q) = %v, want %v", only, got, want)
 		}
 	}
 }

@@ -45,7 +45,8 @@ var attacks = []attack{
 
 // holder keeps n connections of one attack open against addr: one the
 // daemon closes (its handshake deadline) is dialled again, as an attacker
-// would.
+// would. They come from many loopback addresses (127.0.1.x), as from many
+// hosts: one address alone holds at most --max-pending-per-client.
 type holder struct {
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -57,10 +58,12 @@ func hold(addr string, n int, a attack) *holder {
 	h := &holder{stop: make(chan struct{})}
 	ready := make(chan struct{}, n)
 	for i := 0; i < n; i++ {
+		src := &net.TCPAddr{IP: net.IPv4(127, 0, 1, byte(1+i%250))}
+		d := net.Dialer{LocalAddr: src, Timeout: time.Second}
 		h.wg.Go(func() {
 			first := true
 			for {
-				c, err := net.DialTimeout("tcp", addr, time.Second)
+				c, err := d.Dial("tcp", addr)
 				if err != nil {
 					h.mu.Lock()
 					h.errs++
@@ -188,4 +191,5 @@ func runHostile(netscript string, rounds int, secs float64) {
 		}
 		fmt.Printf("%-10s %14.2f %14.2f %8.3f   rounds: %s (target >= 0.9)\n", a.name, median(idle), median(loaded), median(ratios), fmtList(ratios))
 	}
+	benchExhaustion(addr, pid, rounds, rr)
 }

@@ -9,7 +9,9 @@
 //
 // The flows rows (flows.go) measure netscript alone: the aggregate
 // throughput of one tcp_rr or tcp_crr test of 1 to 1000 flows against a
-// daemon on every CPU, and the ratio of 1000 flows to the best lower count.
+// daemon on every CPU, and the ratio of 1000 flows to the best lower count;
+// then tcp_stream and tcp_maerts of 1 to 256 flows (streamflows.go), with
+// -baseline against the other binary in the same rounds.
 //
 // Every row also runs the Go floor (floor.go, floor_server.go): a bare Go
 // client and server doing what pingpong does, to tell the Go runtime's cost
@@ -86,7 +88,7 @@ func main() {
 	secs := flag.Float64("seconds", 3, "length of each run")
 	only := flag.String("only", "", "comma-separated workloads to run (default all)")
 	embedded := flag.Bool("embedded", true, "also compare the embedded server with a separate daemon")
-	flowRows := flag.Bool("flows", true, "also measure aggregate throughput against flows (flows.go); -only flows runs only those rows")
+	flowRows := flag.Bool("flows", true, "also measure aggregate throughput against flows (flows.go, streamflows.go); -only flows runs only those rows, -only stream-flows only the streams'")
 	baseline := flag.String("baseline", "", "another netscript binary (the last release, say) to run with its own daemon in the same rounds; its column ns/base is netscript over it")
 	flag.Parse()
 	if err := checkArgs(*only, *rounds, *secs); err != nil {
@@ -124,7 +126,9 @@ func main() {
 	defer stopFloor1()
 	time.Sleep(300 * time.Millisecond)
 
-	fmt.Printf("netscript/pingpong, median of %d alternating rounds of %g s; servers on CPU 0\n", *rounds, *secs)
+	if mainRows(*only) {
+		fmt.Printf("netscript/pingpong, median of %d alternating rounds of %g s; servers on CPU 0\n", *rounds, *secs)
+	}
 	// A cgo build pays glibc's rseq on every context switch (about 1 % a
 	// round trip per end here): say which build is measured.
 	if out, err := exec.Command(*netscript, "version").Output(); err == nil {
@@ -134,13 +138,15 @@ func main() {
 			fmt.Printf("(a cgo build: expect about 1 %% less per end than the static one make build makes)\n")
 		}
 	}
-	fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
-	fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
-	fmt.Printf("(ns/floor: netscript over the floor, round by round; tcp_cc has no pingpong row, so it is measured against the floor)\n")
-	if *baseline != "" {
-		fmt.Printf("(ns/base: netscript over %s, each with its own daemon on CPU 0, round by round)\n", *baseline)
+	if mainRows(*only) {
+		fmt.Printf("(tcp_maerts diff: the reference and the floor send from CPU 0 to a receiver on CPU 1, as netscript's server does to its client)\n")
+		fmt.Printf("(go floor: a bare Go client and server doing what pingpong does, the same rounds; floor/pp is what any Go engine pays here)\n")
+		fmt.Printf("(ns/floor: netscript over the floor, round by round; tcp_cc has no pingpong row, so it is measured against the floor)\n")
+		if *baseline != "" {
+			fmt.Printf("(ns/base: netscript over %s, each with its own daemon on CPU 0, round by round)\n", *baseline)
+		}
+		fmt.Printf("%-12s %-6s %14s %14s %8s %9s %9s %8s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp", "ns/floor", "ns/base")
 	}
-	fmt.Printf("%-12s %-6s %14s %14s %8s %9s %9s %8s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp", "ns/floor", "ns/base")
 	for _, w := range workloads {
 		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") {
 			continue
@@ -209,6 +215,9 @@ func main() {
 	if *flowRows && (*only == "" || strings.Contains(","+*only+",", ",flows,")) {
 		benchFlows(*netscript, *rounds, *secs)
 	}
+	if *flowRows && (*only == "" || strings.Contains(","+*only+",", ",flows,") || strings.Contains(","+*only+",", ","+streamFlowsRow+",")) {
+		benchStreamFlows(*netscript, *baseline, *rounds, *secs) // streamflows.go
+	}
 }
 
 // compareEmbedded alternates the same test against the embedded server and
@@ -242,6 +251,17 @@ func compareEmbedded(netscript string, nsPort, rounds int, secs float64, only st
 	}
 }
 
+// mainRows reports whether -only selects a row of the main table (a
+// workload), so that its header is printed only then.
+func mainRows(only string) bool {
+	for _, w := range workloads {
+		if only == "" || strings.Contains(","+only+",", ","+w.name+",") {
+			return true
+		}
+	}
+	return false
+}
+
 // hasBuiltin reports whether the netscript binary bin has the builtin
 // name (a baseline of an older release may lack a newer workload).
 func hasBuiltin(bin, name string) bool {
@@ -269,7 +289,7 @@ func checkArgs(only string, rounds int, secs float64) error {
 	if only == "" {
 		return nil
 	}
-	known := []string{"flows"}
+	known := []string{"flows", streamFlowsRow}
 	for _, w := range workloads {
 		known = append(known, w.name)
 	}

@@ -17,8 +17,10 @@ import (
 )
 
 // Agent is a daemon's side of client=: it runs the client side of the
-// tests scripts ask it to run, within the daemon's bounds. Give it to
-// server.Config.Agent.
+// tests scripts ask it to run, within the daemon's bounds, toward the
+// servers its Reach allows and only from the machine's own addresses.
+// Give it to server.Config.Agent (netscript serve --allow-client; without
+// that flag the daemon has Off instead).
 type Agent struct {
 	// Threads is the daemon's accounting of data-path threads.
 	Threads *workload.Threads
@@ -28,6 +30,9 @@ type Agent struct {
 	// Limits bound the tests it runs, as the daemon's bound the tests it
 	// serves; limits.Default() if zero.
 	Limits limits.Limits
+	// Reach is toward which servers it runs tests: Netscript (the zero
+	// value) only toward netscript daemons, Any also with control=False.
+	Reach Reach
 }
 
 var _ server.ClientAgent = (*Agent)(nil)
@@ -83,6 +88,11 @@ func (a *Agent) ServeClient(ctx context.Context, sess *server.Session, payload [
 		if err == nil {
 			err = errors.New("the test produced no result")
 		}
+		if errors.Is(err, proto.ErrNotNetscript) {
+			// The control handshake comes before any data: the port got
+			// the preamble and nothing else.
+			err = fmt.Errorf("%w; a daemon runs a test's client side only toward a netscript daemon, and sent it nothing else", err)
+		}
 		g.send(func() { sess.Refuse(fmt.Errorf("%s: %w", sp.Workload.Name, err)) })
 		return
 	}
@@ -103,7 +113,9 @@ func (a *Agent) ServeClient(ctx context.Context, sess *server.Session, payload [
 }
 
 // check checks a test a script asks this daemon to run: it must name its
-// server, not hand the client side on again, and fit the daemon's bounds.
+// server, not hand the client side on again, go where the daemon's Reach
+// allows (a control connection, unless Any), bind only the machine's own
+// source addresses, and fit the daemon's bounds.
 // The bounds are the ones a test served here must fit (serve's
 // --max-flows, --max-message, --max-buffer, --max-duration), applied to
 // what the client side spends on this machine: its flows, its messages and
@@ -116,6 +128,12 @@ func (a *Agent) check(sp *spec.Spec) error {
 		return errors.New("client: needs host, the server this daemon tests against")
 	}
 	if err := sp.Validate(); err != nil {
+		return err
+	}
+	if err := a.checkReach(sp); err != nil {
+		return err
+	}
+	if err := checkSources(sp); err != nil {
 		return err
 	}
 	// What the server at the other end is asked for, with this end's own

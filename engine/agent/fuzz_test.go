@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,10 +17,15 @@ import (
 // FuzzRunClient feeds hostile RunClient payloads to the decoding and the
 // checks a daemon applies before it runs a test's client side for a
 // script: never a panic, and whatever passes names a server, does not hand
-// the client side on, and fits the daemon's bounds on duration, flows,
-// message sizes and socket buffers.
+// the client side on, has a control connection (the agent's Reach is
+// Netscript), binds only this machine's own source addresses, and fits the
+// daemon's bounds on duration, flows, message sizes and socket buffers.
 func FuzzRunClient(f *testing.F) {
 	a := &Agent{}
+	own, err := ownAddrs()
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		var m proto.RunClient
 		if proto.Decode(proto.TypeRunClient, payload, &m) != nil {
@@ -38,6 +44,15 @@ func FuzzRunClient(f *testing.F) {
 			sp.SendSize > l.MaxMessage || (sp.Workload.Messages && (sp.Request > l.MaxMessage || sp.Response > l.MaxMessage)) {
 			t.Fatalf("accepted %+v", sp)
 		}
+		if sp.NoControl {
+			t.Fatalf("accepted a test with no control connection: %+v", sp)
+		}
+		for _, src := range sp.Sources() {
+			ip, err := netip.ParseAddr(src)
+			if err != nil || !ip.Unmap().WithZone("").IsUnspecified() && !own.has(ip.Unmap().WithZone("")) {
+				t.Fatalf("accepted the source address %q, not this machine's", src)
+			}
+		}
 	})
 }
 
@@ -51,10 +66,12 @@ func quote(seed []byte) string { return fmt.Sprintf("%q", seed) }
 func TestCorpus(t *testing.T) {
 	rr := spec.Default(spec.TCPRR)
 	rr.Host, rr.Duration = "127.0.0.1", time.Second
-	long, handOn, noHost := rr, rr, rr
+	long, handOn, noHost, noControl, foreign := rr, rr, rr, rr, rr
 	long.Duration = 2 * time.Hour
 	handOn.Client = "198.18.0.2"
 	noHost.Host = ""
+	noControl.NoControl, noControl.DataPort = true, 53
+	foreign.Local = "198.18.0.99"
 	cc := spec.Default(spec.TCPCC)
 	cc.Host = "127.0.0.1"
 	runClient := func(sp spec.Spec) []byte {
@@ -70,6 +87,8 @@ func TestCorpus(t *testing.T) {
 		"over_a_limit": runClient(long),
 		"hands_on":     runClient(handOn),
 		"no_host":      runClient(noHost),
+		"no_control":   runClient(noControl),
+		"foreign_src":  runClient(foreign),
 		"spec_null":    []byte(`{"spec":null}`),
 		"spec_array":   []byte(`{"spec":[1,2]}`),
 		"bad_workload": []byte(`{"spec":{"Workload":99,"Host":"127.0.0.1"}}`),

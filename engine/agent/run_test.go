@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/netip"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"netscript/engine/limits"
 	"netscript/engine/result"
 	"netscript/engine/server"
+	"netscript/engine/sock/socktest"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
 )
@@ -110,6 +112,7 @@ func (g *cancelGate) Arrive(ctx context.Context, lead time.Duration) (time.Time,
 func TestRemoteClientBad(t *testing.T) {
 	th := &workload.Threads{}
 	a, b := startDaemon(t, th, limits.Limits{}), startDaemon(t, th, limits.Limits{})
+	taken := socktest.Reserve(t, false) // a source port held on the daemon's machine
 	for _, c := range []struct {
 		name string
 		set  func(s *spec.Spec)
@@ -117,8 +120,8 @@ func TestRemoteClientBad(t *testing.T) {
 	}{
 		{"no daemon there", func(s *spec.Spec) { s.Client = "127.0.0.1:1" }, "client: dial 127.0.0.1:1: connection refused"},
 		{"a bad port", func(s *spec.Spec) { s.Client = "127.0.0.1:99999" }, "client: \"127.0.0.1:99999\": the port must be in 1-65535"},
-		{"set-up fails there", func(s *spec.Spec) { s.Local = "198.18.0.99" },
-			"client " + a.String() + ": tcp_rr: local: bind 198.18.0.99:0: cannot assign requested address"},
+		{"set-up fails there", func(s *spec.Spec) { s.Local, s.LocalPort = "127.0.0.1", taken },
+			fmt.Sprintf("client %s: tcp_rr: local: bind 127.0.0.1:%d: address already in use", a, taken)},
 		{"the server is not there", func(s *spec.Spec) { s.Port = 1 }, "client " + a.String() + ": tcp_rr: dial 127.0.0.1:1: connection refused"},
 	} {
 		s := specFor(spec.TCPRR, b)

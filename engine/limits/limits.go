@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"net/netip"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,27 +28,43 @@ type Limits struct {
 	MaxTestsPerClient int           // most tests running at once from one client address
 	MaxConnRate       int           // most connections per second a TCP_CRR-style test may make
 	MaxPending        int           // most control connections still in their handshake
-	HandshakeTimeout  time.Duration // bound on each step before a test starts
-	DataPorts         PortRange     // data ports a client may ask for by number
+	// MaxPendingPerClient is the most of those from one address, so one
+	// host cannot hold them all and lock the others out.
+	MaxPendingPerClient int
+	// MaxThreads is the daemon's budget of data-path threads, charged when
+	// a test is admitted (its Setup) and returned when it ends; a test that
+	// does not fit is refused. Each thread pins its stack and at most a few
+	// MiB of buffers, so this bounds the daemon's memory too.
+	MaxThreads       int
+	HandshakeTimeout time.Duration // bound on each step before a test starts
+	DataPorts        PortRange     // data ports a client may ask for by number
 }
 
 // Default returns bounds generous enough for any benchmark a lab runs and
 // small enough that no single client can exhaust the daemon.
 func Default() Limits {
 	return Limits{
-		MaxFrame:          64 << 10,
-		MaxDuration:       time.Hour,
-		MaxMessage:        16 << 20,
-		MaxBuffer:         256 << 20,
-		MaxFlows:          1024,
-		MaxTests:          64,
-		MaxTestsPerClient: 32,
-		MaxConnRate:       200000,
-		MaxPending:        256,
-		HandshakeTimeout:  10 * time.Second,
-		DataPorts:         PortRange{Lo: 1024, Hi: 65535},
+		MaxFrame:            64 << 10,
+		MaxDuration:         time.Hour,
+		MaxMessage:          16 << 20,
+		MaxBuffer:           256 << 20,
+		MaxFlows:            1024,
+		MaxTests:            64,
+		MaxTestsPerClient:   32,
+		MaxConnRate:         200000,
+		MaxPending:          256,
+		MaxPendingPerClient: 32,
+		MaxThreads:          DefaultMaxThreads(),
+		HandshakeTimeout:    10 * time.Second,
+		DataPorts:           PortRange{Lo: 1024, Hi: 65535},
 	}
 }
+
+// DefaultMaxThreads is the thread budget of a daemon on this machine: 64
+// per CPU, at least 128. A test of many flows is served on a few epoll
+// threads, so this fits every test a lab runs at once, and stays far from
+// the runtime's limit of 10,000 threads.
+func DefaultMaxThreads() int { return max(128, 64*runtime.NumCPU()) }
 
 // Register adds a flag for every bound to fs, with l's values as defaults.
 func (l *Limits) Register(fs *flag.FlagSet) {
@@ -61,6 +78,8 @@ func (l *Limits) Register(fs *flag.FlagSet) {
 	fs.IntVar(&l.MaxTestsPerClient, "max-tests-per-client", l.MaxTestsPerClient, "most tests running at once from one client address")
 	fs.IntVar(&l.MaxConnRate, "max-conn-rate", l.MaxConnRate, "most connections per second one TCP_CRR test may make")
 	fs.IntVar(&l.MaxPending, "max-pending", l.MaxPending, "most control connections still in their handshake")
+	fs.IntVar(&l.MaxPendingPerClient, "max-pending-per-client", l.MaxPendingPerClient, "most control connections still in their handshake from one client address")
+	fs.IntVar(&l.MaxThreads, "max-threads", l.MaxThreads, "the budget of data-path threads for all tests at once (default: 64 per CPU, at least 128)")
 	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", l.HandshakeTimeout, "time a client has from connecting to asking for a test, and for each later step before it starts")
 	fs.Var(&l.DataPorts, "data-ports", "data ports clients may ask for by number, LO-HI")
 }
@@ -74,7 +93,8 @@ func (l *Limits) Validate() error {
 		{"max-frame", int64(l.MaxFrame)}, {"max-duration", int64(l.MaxDuration)}, {"max-message", int64(l.MaxMessage)},
 		{"max-buffer", int64(l.MaxBuffer)}, {"max-flows", int64(l.MaxFlows)}, {"max-tests", int64(l.MaxTests)},
 		{"max-tests-per-client", int64(l.MaxTestsPerClient)}, {"max-conn-rate", int64(l.MaxConnRate)},
-		{"max-pending", int64(l.MaxPending)}, {"handshake-timeout", int64(l.HandshakeTimeout)},
+		{"max-pending", int64(l.MaxPending)}, {"max-pending-per-client", int64(l.MaxPendingPerClient)},
+		{"max-threads", int64(l.MaxThreads)}, {"handshake-timeout", int64(l.HandshakeTimeout)},
 	}
 	for _, p := range pos {
 		if p.v <= 0 {

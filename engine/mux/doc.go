@@ -1,4 +1,7 @@
-// Package mux runs many flows of a request/response test on few threads.
+// Package mux runs many flows of a request/response test on few threads,
+// and serves many connections of a TCP stream test the same way
+// (ServeStream, ServeMaerts), so that a daemon's threads do not grow with
+// its clients' flows.
 //
 // A thread per flow is the cheapest way to drive one connection, and
 // package workload does that; but a thousand flows would need a thousand

@@ -13,16 +13,21 @@ import (
 	"netscript/engine/workload"
 )
 
-// Conn is one accepted TCP_RR connection served by ServeRR, with its own
-// counts.
+// Conn is one accepted connection served by Serve (TCP_RR), ServeStream or
+// ServeMaerts, with its own counts.
 type Conn struct {
 	FD     int
 	Counts workload.ServerCounts
+	// Err is why serving the connection failed, as a thread's loop
+	// reports it (workload.ServerOutcome); nil if it did not, or if the
+	// client only went away.
+	Err error
 
-	got     int  // bytes of the current request received
-	unsent  int  // bytes of responses not yet sent
-	waitOut bool // epoll watches for room to write
-	closed  bool // the client closed, or the connection failed
+	got     int           // bytes of the current request received
+	unsent  int           // bytes of responses not yet sent
+	waitOut bool          // epoll watches for room to write
+	closed  bool          // the client closed, the connection failed, or its work is done
+	due     time.Duration // TCP_MAERTS with a rate: when the next send is due, from the threads' start
 }
 
 // ServeRR answers TCP_RR requests on every connection, each request with
@@ -32,9 +37,14 @@ func ServeRR(conns []*Conn, request, response, threads int, stop *atomic.Bool) {
 	Serve(conns, ServeConfig{Request: request, Response: response, Threads: threads, Stop: stop})
 }
 
-// ServeConfig is how Serve serves a TCP_RR test's connections.
+// ServeConfig is how Serve, ServeStream and ServeMaerts serve a test's
+// connections.
 type ServeConfig struct {
-	Request, Response int
+	Request, Response int          // TCP_RR: the message sizes
+	RecvSize          int          // TCP_STREAM: bytes asked of each receive call
+	SendSize          int          // TCP_MAERTS: bytes of each send call
+	Bytes             uint64       // TCP_MAERTS: send exactly this many bytes per connection; 0: until Stop
+	Rate              float64      // TCP_MAERTS: sends per second per connection; 0: unpaced
 	Threads           int          // how many threads share the connections; at least 1
 	Stop              *atomic.Bool // set to end serving
 	CPU               *int         // bind every thread to this CPU; nil leaves them to the scheduler
@@ -54,6 +64,16 @@ type ServeStats struct {
 // connection whose client half-closes is half-closed back, so the client
 // sees at once that every request was answered.
 func Serve(conns []*Conn, cfg ServeConfig) ServeStats {
+	return serveOn(conns, &cfg, func(part []*Conn, ready func()) {
+		serveThread(part, cfg.Request, cfg.Response, cfg.Stop, ready)
+	})
+}
+
+// serveOn shares conns among cfg.Threads locked threads, each bound to
+// cfg.CPU if asked, and runs loop on each with its share; loop calls ready
+// once its connections are registered (or it failed). It returns when
+// every thread has ended, with their CPU time and affinity.
+func serveOn(conns []*Conn, cfg *ServeConfig, loop func(part []*Conn, ready func())) ServeStats {
 	parts := make([][]*Conn, max(1, min(cfg.Threads, len(conns))))
 	for i, c := range conns {
 		parts[i%len(parts)] = append(parts[i%len(parts)], c)
@@ -84,7 +104,7 @@ func Serve(conns []*Conn, cfg ServeConfig) ServeStats {
 			}
 			aff, _ := cpu.Affinity()
 			t0, terr := cpu.ThreadTime()
-			serveThread(part, cfg.Request, cfg.Response, cfg.Stop, ready.Done)
+			loop(part, ready.Done)
 			t1, err := cpu.ThreadTime()
 			mu.Lock()
 			if terr == nil && err == nil {

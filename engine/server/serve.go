@@ -6,8 +6,6 @@ import (
 	"runtime"
 	"sync"
 
-	"golang.org/x/sys/unix"
-
 	"netscript/engine/cpu"
 	"netscript/engine/mux"
 	"netscript/engine/proto"
@@ -26,10 +24,13 @@ import (
 //     MuxServer: each endpoint's thread accepts its flows' connections and
 //     serves each on a thread of its own (the last on itself), the
 //     one-connection server of netserver times N.
-//   - A workload with a MuxServer and more flows: the connections are
-//     accepted and then served by a few epoll threads (package mux).
+//   - A workload with a MuxServer (TCP_RR, TCP_STREAM, TCP_MAERTS) and
+//     more flows: the connections are accepted and then served by a few
+//     epoll threads (package mux), so a client's flows cost the daemon
+//     descriptors, not threads.
 
-// muxThreads is how many epoll threads serve a multiplexed TCP_RR test.
+// muxThreads is how many epoll threads serve a multiplexed test (TCP_RR and
+// the TCP streams).
 func muxThreads(flows int) int { return max(1, min(runtime.NumCPU(), 8, flows)) }
 
 // multiplexed reports whether the test's connections are served by epoll
@@ -161,28 +162,6 @@ func (t *test) serveEndpoint(ep *endpoint, check func() error) {
 	t.add(&o.Counts, o.Err)
 }
 
-// accept waits for one data connection on ep; it returns -1 if the test is
-// stopped first or accept fails.
-func (t *test) accept(ep *endpoint, peer *sock.Addr) int {
-	for !t.stopped.Load() {
-		fd, en := sock.Accept(ep.fd, peer)
-		if en == 0 {
-			peer.Received()
-			if t.tag != nil && !t.tagged(fd) {
-				t.strangers.Add(1) // not this session's client: not a flow
-				sock.Close(fd)
-				continue
-			}
-			return fd
-		}
-		if en != unix.EAGAIN && en != unix.EINTR && en != unix.ECONNABORTED {
-			t.fail(fmt.Errorf("accept: %w", en))
-			return -1
-		}
-	}
-	return -1
-}
-
 // acceptAndServe accepts ep's flows: each connection but the last is
 // served on a new thread, the last on this one. left counts down once per
 // flow whose thread is about to serve (all that remain if accepting ends).
@@ -257,7 +236,8 @@ func (t *test) serveMux() {
 	}
 	m := t.setup
 	// accepted closes once the epoll threads wait for requests.
-	st := t.w.MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, Threads: muxThreads(len(conns)),
+	st := t.w.MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, RecvSize: t.recvSize,
+		SendSize: t.sendSize, Bytes: m.Bytes, Rate: m.Rate, Threads: muxThreads(len(conns)),
 		Stop: &t.stopped, CPU: m.CPU, Ready: func() { close(t.accepted) }})
 	if st.Err != nil {
 		t.fail(fmt.Errorf("remote_cpu: %w", st.Err))
@@ -265,7 +245,7 @@ func (t *test) serveMux() {
 	for i, c := range conns {
 		c.Counts.Accepts = 1
 		c.Counts.Peers.Add(peers[i].Addr())
-		t.addConn(peers[i].String(), &c.Counts, nil)
+		t.addConn(peers[i].String(), &c.Counts, c.Err)
 	}
 	t.mu.Lock()
 	t.threadTime += st.CPUTime

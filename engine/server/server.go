@@ -18,6 +18,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,6 +66,8 @@ type Server struct {
 	log   *log.Logger
 
 	pending atomic.Int64 // control connections not yet admitted to a test
+	perMu   sync.Mutex
+	perAddr map[netip.Addr]int // pending control connections by client address
 	ctx     context.Context
 	cancel  context.CancelFunc
 
@@ -94,12 +97,21 @@ func New(cfg Config) *Server {
 		lim.HandshakeTimeout = cfg.HandshakeTimeout
 	}
 	cfg.HandshakeTimeout = lim.HandshakeTimeout
+	if lim.MaxThreads <= 0 {
+		lim.MaxThreads = limits.DefaultMaxThreads()
+	}
+	if lim.MaxPendingPerClient <= 0 {
+		lim.MaxPendingPerClient = lim.MaxPending
+	}
+	if cfg.Threads.Max == 0 {
+		cfg.Threads.SetMax(lim.MaxThreads)
+	}
 	if cfg.Grace <= 0 {
 		cfg.Grace = 30 * time.Second
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{cfg: cfg, lim: lim, admit: limits.NewAdmission(lim),
-		log: log.New(&floodGate{w: cfg.Log, perSecond: logLinesPerSecond}, "netscript serve: ", log.LstdFlags),
+	return &Server{cfg: cfg, lim: lim, admit: limits.NewAdmission(lim), perAddr: map[netip.Addr]int{},
+		log: log.New(newFloodGate(cfg.Log), "netscript serve: ", log.LstdFlags),
 		ctx: ctx, cancel: cancel}
 }
 
@@ -110,11 +122,12 @@ func (s *Server) Limits() limits.Limits { return s.lim }
 type Load struct {
 	Pending int // control connections not yet admitted to a test
 	Running int // tests admitted and not yet ended
+	Threads int // data-path threads charged to the budget (Limits.MaxThreads)
 }
 
 // Load returns what the server holds now.
 func (s *Server) Load() Load {
-	return Load{Pending: int(s.pending.Load()), Running: s.admit.Running()}
+	return Load{Pending: int(s.pending.Load()), Running: s.admit.Running(), Threads: s.cfg.Threads.InUse()}
 }
 
 // Listen opens a control listener on addr ("127.0.0.1:12866", "[::1]:0")
@@ -160,29 +173,67 @@ func (s *Server) acceptLoop(l net.Listener) {
 			}
 			continue
 		}
-		// A connection beyond --max-pending is told so and closed here,
-		// before it costs a goroutine.
-		if n := s.pending.Add(1); n > int64(s.lim.MaxPending) {
-			s.pending.Add(-1)
-			s.busy(c)
+		// A connection beyond --max-pending, or beyond
+		// --max-pending-per-client from its address, is told so and
+		// closed here, before it costs a goroutine.
+		addr := remoteAddr(c)
+		if busy := s.takePending(addr); busy != "" {
+			s.busy(c, busy)
 			continue
 		}
 		s.sessions.Add(1)
 		go func() {
 			defer s.sessions.Done()
-			s.session(c)
+			s.session(c, addr)
 		}()
 	}
+}
+
+// remoteAddr is the client address of a control connection.
+func remoteAddr(c net.Conn) netip.Addr {
+	if ta, ok := c.RemoteAddr().(*net.TCPAddr); ok {
+		if a, ok := netip.AddrFromSlice(ta.IP); ok {
+			return a.Unmap()
+		}
+	}
+	return netip.Addr{}
+}
+
+// takePending takes a pending slot for a new control connection from
+// addr, in all and for its address; it returns why not if there is none.
+func (s *Server) takePending(addr netip.Addr) (busy string) {
+	if n := s.pending.Add(1); n > int64(s.lim.MaxPending) {
+		s.pending.Add(-1)
+		return fmt.Sprintf("server busy: %d control connections are being set up, the limit is %d (netscript serve --max-pending)",
+			s.lim.MaxPending, s.lim.MaxPending)
+	}
+	s.perMu.Lock()
+	defer s.perMu.Unlock()
+	if n := s.perAddr[addr]; n >= s.lim.MaxPendingPerClient {
+		s.pending.Add(-1)
+		return fmt.Sprintf("server busy for %s: %d of its control connections are being set up, the limit per client is %d (netscript serve --max-pending-per-client)",
+			addr, n, s.lim.MaxPendingPerClient)
+	}
+	s.perAddr[addr]++
+	return ""
+}
+
+// givePending returns the pending slot of a control connection from addr.
+func (s *Server) givePending(addr netip.Addr) {
+	s.pending.Add(-1)
+	s.perMu.Lock()
+	if s.perAddr[addr]--; s.perAddr[addr] <= 0 {
+		delete(s.perAddr, addr)
+	}
+	s.perMu.Unlock()
 }
 
 // busy refuses a control connection because too many are in their
 // handshake: the preamble and an Error, written into the new socket's empty
 // buffer without waiting, then close.
-func (s *Server) busy(c net.Conn) {
+func (s *Server) busy(c net.Conn, why string) {
 	b := proto.AppendPreamble(nil, proto.Version)
-	b, _ = proto.AppendFrame(b, proto.TypeError, proto.Error{Message: fmt.Sprintf(
-		"server busy: %d control connections are being set up, the limit is %d (netscript serve --max-pending)",
-		s.lim.MaxPending, s.lim.MaxPending)})
+	b, _ = proto.AppendFrame(b, proto.TypeError, proto.Error{Message: why})
 	c.SetWriteDeadline(time.Now().Add(10 * time.Millisecond))
 	c.Write(b)
 	c.Close()

@@ -24,7 +24,7 @@ import (
 // admitted to a test it holds one of Limits.MaxPending slots, and all of it
 // (preamble, token exchange, first request) must fit in
 // Limits.HandshakeTimeout, so a slow or silent peer costs a bounded amount.
-func (s *Server) session(c net.Conn) {
+func (s *Server) session(c net.Conn, clientAddr netip.Addr) {
 	defer c.Close()
 	stopWatch := context.AfterFunc(s.ctx, func() { c.Close() })
 	defer stopWatch()
@@ -32,7 +32,7 @@ func (s *Server) session(c net.Conn) {
 	admitted := func() {
 		if pending {
 			pending = false
-			s.pending.Add(-1)
+			s.givePending(clientAddr)
 		}
 	}
 	defer admitted()
@@ -62,10 +62,9 @@ func (s *Server) session(c net.Conn) {
 	if typ == proto.TypeError {
 		var e proto.Error
 		proto.Decode(typ, payload, &e)
-		s.log.Printf("%s: the client gave up: %.200q", peer, e.Message)
+		s.log.Printf("%s: the client gave up: %s", peer, clip(e.Message))
 		return
 	}
-	clientAddr, _ := netip.AddrFromSlice(c.RemoteAddr().(*net.TCPAddr).IP)
 	release, err := s.admit.Admit(clientAddr)
 	if err != nil {
 		s.refuse(pc, peer, err)
@@ -75,7 +74,7 @@ func (s *Server) session(c net.Conn) {
 	admitted()
 	switch {
 	case typ == proto.TypeSetup:
-		s.runTest(pc, peer, payload, guard{key: key, client: clientAddr.Unmap()})
+		s.runTest(pc, peer, payload, guard{key: key, client: clientAddr})
 	case typ == proto.TypeRunClient && s.cfg.Agent != nil: // the client side of a test, for a script
 		s.cfg.Agent.ServeClient(s.ctx, &Session{Conn: pc, Peer: peer, srv: s}, payload)
 	case typ == proto.TypeRunClient:
@@ -124,11 +123,18 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 		s.log.Printf("%s: %v", peer, err)
 		return
 	}
-	if err := pc.Expect(proto.TypeStart, &proto.Start{}, hs+time.Duration(setup.DurationNs)); err != nil {
-		s.log.Printf("%s: waiting for Start: %v", peer, err)
+	// The client opens its data connections and says Start, all within
+	// the handshake bound of Ready; a test that does not is ended here
+	// and its budget returned.
+	readyBy := time.Now().Add(hs)
+	if err := pc.Expect(proto.TypeStart, &proto.Start{}, hs); err != nil {
+		s.endEarly(pc, peer, fmt.Errorf("waiting for Start: %w", err))
 		return
 	}
-	t.start()
+	if err := t.start(readyBy); err != nil {
+		s.refuse(pc, peer, err)
+		return
+	}
 	if err := pc.Send(proto.TypeStarted, proto.Started{}, hs); err != nil {
 		s.log.Printf("%s: %v", peer, err)
 		return
@@ -219,7 +225,19 @@ func (s *Server) refuse(pc *proto.Conn, peer string, err error) {
 	if errors.As(err, &re) {
 		return // the client already said why it gave up
 	}
-	pc.Send(proto.TypeError, proto.Error{Message: err.Error()}, time.Second)
+	pc.Send(proto.TypeError, proto.Error{Message: clipReply(err.Error())}, time.Second)
+}
+
+// endEarly ends a session whose client broke off between steps: a message
+// out of order is answered with an Error that says so; a connection
+// closed, timed out or ended by the client's own Error is only logged.
+func (s *Server) endEarly(pc *proto.Conn, peer string, err error) {
+	var ue *proto.UnexpectedError
+	if errors.As(err, &ue) {
+		s.refuse(pc, peer, fmt.Errorf("protocol error: %w", err))
+		return
+	}
+	s.log.Printf("%s: %v", peer, err)
 }
 
 // CheckSetup validates a Setup message from an untrusted client and
@@ -230,7 +248,7 @@ func (s *Server) refuse(pc *proto.Conn, peer string, err error) {
 func CheckSetup(l *limits.Limits, m *proto.Setup) (*spec.Workload, error) {
 	w, err := spec.LookupWorkload(m.Test)
 	if err != nil || w.Netperf != m.Test {
-		return nil, fmt.Errorf("unknown test %q", m.Test)
+		return nil, fmt.Errorf("unknown test %s", clip(m.Test))
 	}
 	hard := spec.MaxMessage
 	if w.Datagram {

@@ -22,9 +22,12 @@ func FuzzSession(f *testing.F) {
 		if at := proto.PreambleSize + 4; len(in) > at && proto.Type(in[at]) == proto.TypeRunClient {
 			return
 		}
-		s.pending.Add(1) // as the accept loop does
 		c := prototest.NewScript(in)
-		s.session(c)
+		addr := remoteAddr(c)
+		if busy := s.takePending(addr); busy != "" { // as the accept loop does
+			t.Fatal(busy)
+		}
+		s.session(c, addr)
 		if l := s.Load(); l != (Load{}) {
 			t.Fatalf("after %q the server holds %+v", in, l)
 		}

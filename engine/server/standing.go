@@ -37,6 +37,9 @@ type standing struct {
 	fd   int
 	stop atomic.Bool
 	wg   sync.WaitGroup
+	// refused counts connections closed because the thread budget was
+	// spent.
+	refused atomic.Uint64
 }
 
 // Data starts a standing data endpoint and returns the address it listens
@@ -159,7 +162,9 @@ func (st *standing) params(fd int) *spec.ServerParams {
 		RecvSize: spec.DefaultRecvSize(c.Workload, 0), Standing: true, Stop: &st.stop}
 }
 
-// acceptLoop serves each TCP connection on a thread of its own.
+// acceptLoop serves each TCP connection on a thread of its own, charged to
+// the daemon's thread budget: a connection that does not fit is closed at
+// once (anyone may open connections to a standing endpoint).
 func (st *standing) acceptLoop(th *workload.Threads) {
 	for !st.stop.Load() {
 		fd, en := sock.Accept(st.fd, nil)
@@ -169,15 +174,20 @@ func (st *standing) acceptLoop(th *workload.Threads) {
 			}
 			continue // EAGAIN each tick; EMFILE and the like pass
 		}
+		release, err := th.TryAcquire(1)
+		if err != nil {
+			st.refused.Add(1)
+			sock.Close(fd)
+			continue
+		}
 		st.wg.Add(1)
-		go st.serveConn(fd, th)
+		go st.serveConn(fd, release)
 	}
 }
 
 // serveConn runs one connection's loop until the client is done with it.
-func (st *standing) serveConn(fd int, th *workload.Threads) {
+func (st *standing) serveConn(fd int, release func()) {
 	defer st.wg.Done()
-	release := th.Acquire(1)
 	defer release()
 	runtime.LockOSThread() // never unlocked
 	defer sock.Close(fd)

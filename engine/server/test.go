@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"sync"
@@ -37,6 +38,7 @@ type test struct {
 	stopped  atomic.Bool
 	done     chan struct{}
 	accepted chan struct{} // closed once every flow's connection is in (at once for tests without)
+	arrived  atomic.Int64  // flows whose connection was accepted (and proved the tag)
 	started  time.Time
 	threads  *workload.Threads
 	release  func()
@@ -66,6 +68,7 @@ type endpoint struct {
 	fd    int
 	port  int
 	flows int
+	tags  tagCheck // an authenticated session's connections still proving their tag
 }
 
 // newTest opens the data endpoints on the control connection's local
@@ -96,7 +99,14 @@ func (s *Server) newTest(w *spec.Workload, m *proto.Setup, local netip.Addr, gd 
 	if t.recvSize == 0 {
 		t.recvSize = spec.DefaultRecvSize(w, g.Recv)
 	}
-	t.release = s.cfg.Threads.Acquire(t.threadCount())
+	// The test's threads are charged now, before any connection arrives,
+	// and returned when it ends (close).
+	release, err := s.cfg.Threads.TryAcquire(t.threadCount())
+	if err != nil {
+		t.closeEndpoints()
+		return nil, fmt.Errorf("flows: the test %v (netscript serve --max-threads)", err)
+	}
+	t.release = release
 	go t.serve()
 	return t, nil
 }
@@ -122,36 +132,12 @@ func (t *test) guard(g guard) error {
 	for _, src := range t.setup.Sources {
 		a, err := netip.ParseAddr(src)
 		if err != nil {
-			return fmt.Errorf("sources: %q is not an address", src)
+			return fmt.Errorf("sources: %s is not an address", clip(src))
 		}
 		addrs = append(addrs, a)
 	}
 	t.allowed = workload.NewAllow(addrs)
 	return nil
-}
-
-// tagWait bounds how long a new TCP data connection may take to send its
-// tag; a stranger that sends nothing delays the test's own connections by
-// at most this much, and cannot take their place.
-const tagWait = time.Second
-
-// tagged reads and checks the tag a data connection of an authenticated
-// session sends first.
-func (t *test) tagged(fd int) bool {
-	buf := make([]byte, auth.TagSize)
-	got := 0
-	deadline := time.Now().Add(tagWait)
-	for got < len(buf) && time.Now().Before(deadline) && !t.stopped.Load() {
-		n, en := sock.Read(fd, buf[got:])
-		if en == unix.EAGAIN || en == unix.EINTR {
-			continue
-		}
-		if en != 0 || n == 0 {
-			return false
-		}
-		got += n
-	}
-	return got == len(buf) && auth.Verify(buf, t.tag) == nil
 }
 
 // plan checks the flows of a Setup and lays out its endpoints: one per
@@ -234,6 +220,7 @@ func (t *test) open(ep *endpoint, local netip.Addr) error {
 // closeEndpoints closes the endpoints that are open.
 func (t *test) closeEndpoints() {
 	for _, ep := range t.eps {
+		ep.tags.close()
 		if ep.fd >= 0 {
 			sock.Close(ep.fd)
 			ep.fd = -1
@@ -241,23 +228,41 @@ func (t *test) closeEndpoints() {
 	}
 }
 
-// acceptWait bounds how long Start waits for the flows' connections to be
-// accepted (the client has opened them all before it sends Start).
-const acceptWait = 5 * time.Second
-
 // start marks the beginning of the measured interval, once every flow's
 // connection has been accepted, so the flows that start together are all
-// being served.
-func (t *test) start() {
+// being served. The client has opened them all before it sends Start; a
+// test whose connections have not all arrived by `by` does not start, and
+// the error says how many did and what else came.
+func (t *test) start(by time.Time) error {
+	wait := time.NewTimer(max(time.Until(by), time.Millisecond))
+	defer wait.Stop()
 	select {
 	case <-t.accepted:
 	case <-t.done:
-	case <-time.After(acceptWait):
+	case <-wait.C:
+	}
+	if n := t.arrived.Load(); !t.w.Endpoint() && n < int64(t.flows) {
+		t.stopped.Store(true)
+		msg := fmt.Sprintf("flows: %d of the test's %d data connections arrived", n, t.flows)
+		if t.tag != nil {
+			msg += " and proved the session's tag"
+		}
+		if k := t.strangers.Load(); k > 0 {
+			msg += fmt.Sprintf(" (%d others were refused: a wrong or missing tag)", k)
+		}
+		t.mu.Lock()
+		err := t.err
+		t.mu.Unlock()
+		if err != nil {
+			return fmt.Errorf("%s: %w", msg, err)
+		}
+		return errors.New(msg + " in time")
 	}
 	if t.setup.CPUUtil {
 		t.cpuStart, t.cpuErr = cpu.SystemSnapshot()
 	}
 	t.started = time.Now()
+	return nil
 }
 
 // errorMap is the test's failed calls by errno, with the data refused from
@@ -282,6 +287,11 @@ func (t *test) stop() proto.Results {
 	}
 	t.stopped.Store(true)
 	<-t.done
+	for _, ep := range t.eps {
+		// Still proving a tag when the test ended: never one of its flows.
+		t.strangers.Add(uint64(len(ep.tags.waiting)))
+		ep.tags.close()
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c := &t.counts

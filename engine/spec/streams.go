@@ -3,6 +3,7 @@ package spec
 import (
 	"time"
 
+	"netscript/engine/mux"
 	"netscript/engine/sock"
 	"netscript/engine/workload"
 )
@@ -24,6 +25,7 @@ var (
 		Server: func(p *ServerParams) workload.ServerLoop {
 			return &workload.StreamSink{FD: p.FD, RecvSize: p.RecvSize, Stop: p.Stop}
 		},
+		MuxServer: mux.ServeStream,
 	}
 
 	// TCPMaerts is netperf's TCP_MAERTS: bulk data, server to client.
@@ -42,6 +44,7 @@ var (
 		Server: func(p *ServerParams) workload.ServerLoop {
 			return &workload.MaertsSource{FD: p.FD, SendSize: p.SendSize, Bytes: p.Bytes, Pace: workload.NewPacer(p.Rate), Stop: p.Stop}
 		},
+		MuxServer: mux.ServeMaerts,
 	}
 
 	// UDPStream is netperf's UDP_STREAM: datagrams client to server, with

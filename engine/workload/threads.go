@@ -1,44 +1,123 @@
 package workload
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 )
 
-// Threads keeps GOMAXPROCS above the number of data-path threads of the
-// process. A data-path thread blocks in raw system calls while holding its
-// scheduler slot (P), so without spare slots the control goroutines, timers
-// and signal handling would starve. One Threads value should serve the whole
-// process (the client side and an embedded server alike); its zero value is
-// ready to use.
+// Threads accounts for the data-path threads of a process and keeps
+// GOMAXPROCS in step with them. A data-path thread blocks in raw system
+// calls while holding its scheduler slot (P), so without spare slots the
+// control goroutines, timers and signal handling would starve; and every
+// slot beyond what is in use costs the runtime threads and memory of its
+// own (a daemon once raised GOMAXPROCS to 5,378 and died of it).
+//
+// A daemon gives it a budget (Max): TryAcquire refuses what does not fit,
+// so the threads and the memory they pin are bounded whatever clients ask
+// for. The client side of a script uses Acquire, which always succeeds:
+// the user asked for what it runs. One Threads value should serve the
+// whole process; its zero value is ready to use and has no budget.
 type Threads struct {
+	// Max, if positive, is the most data-path threads TryAcquire lets be
+	// in use at once.
+	Max int
+
 	mu     sync.Mutex
 	active int
+	procs  int // GOMAXPROCS as this value last set it; 0: never set
 }
 
 // spare is how many scheduler slots stay free for everything else.
 const spare = 2
 
-// Acquire notes n more data-path threads and raises GOMAXPROCS if needed.
-// The returned function gives them back. GOMAXPROCS is never lowered: a
-// change stops the world, and set-up is the only time that is acceptable.
+// BudgetError is a TryAcquire refused because the threads would not fit
+// in the budget.
+type BudgetError struct {
+	Need  int // threads asked for
+	InUse int // threads in use at the time
+	Max   int // the budget
+}
+
+func (e *BudgetError) Error() string {
+	if e.Need > e.Max {
+		return fmt.Sprintf("needs %d data-path threads, more than the budget of %d", e.Need, e.Max)
+	}
+	return fmt.Sprintf("needs %d data-path threads and %d of the budget of %d are in use", e.Need, e.InUse, e.Max)
+}
+
+// Acquire notes n more data-path threads, whatever the budget, and raises
+// GOMAXPROCS if needed. The returned function gives them back.
 func (t *Threads) Acquire(n int) (release func()) {
 	t.mu.Lock()
 	t.active += n
-	want := t.active + spare
-	if c := runtime.NumCPU(); want < c+spare {
-		want = c + spare
-	}
-	if runtime.GOMAXPROCS(0) < want {
-		runtime.GOMAXPROCS(want)
-	}
+	t.adjust()
 	t.mu.Unlock()
+	return t.releaser(n)
+}
+
+// TryAcquire notes n more data-path threads if they fit in the budget
+// (always, without one); otherwise it returns a *BudgetError and takes
+// nothing.
+func (t *Threads) TryAcquire(n int) (release func(), err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.Max > 0 && t.active+n > t.Max {
+		return nil, &BudgetError{Need: n, InUse: t.active, Max: t.Max}
+	}
+	t.active += n
+	t.adjust()
+	return t.releaser(n), nil
+}
+
+// SetMax sets the budget (see Max); it may be called while threads are in
+// use.
+func (t *Threads) SetMax(n int) {
+	t.mu.Lock()
+	t.Max = n
+	t.mu.Unlock()
+}
+
+// InUse returns how many data-path threads are accounted for now.
+func (t *Threads) InUse() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.active
+}
+
+func (t *Threads) releaser(n int) func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			t.mu.Lock()
 			t.active -= n
+			t.adjust()
 			t.mu.Unlock()
 		})
+	}
+}
+
+// adjust sets GOMAXPROCS for the threads in use (called with t.mu held):
+// raised at once to cover them, lowered once it is at least twice what
+// they need, or when none is left. A change stops the world, which pauses
+// every running test for as long as its threads take to reach a safe
+// point (at most sock.Tick), so it is not done for every small change.
+func (t *Threads) adjust() {
+	want := max(t.active, runtime.NumCPU()) + spare
+	cur := runtime.GOMAXPROCS(0)
+	switch {
+	case cur < want:
+		runtime.GOMAXPROCS(want)
+		t.procs = want
+	case t.procs == 0:
+		// Never raised by this value: the runtime's own setting stays.
+	case t.active == 0 && cur != t.procs:
+		// Someone else set it since: leave it to them.
+	case t.active == 0:
+		runtime.SetDefaultGOMAXPROCS()
+		t.procs = 0
+	case cur >= 2*want:
+		runtime.GOMAXPROCS(want)
+		t.procs = want
 	}
 }

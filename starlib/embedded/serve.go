@@ -61,18 +61,21 @@ func Serve(fd int, listen []string, newServer func(auth.Token) *server.Server) e
 	return nil
 }
 
-// Limits are the bounds of a script's embedded server, from l: it serves
-// only that script, on loopback, so it refuses nothing the script itself
-// may ask for (a long test, a large message, many tests at once); only
-// how long a connection may take to ask for a test stays.
+// Limits are the bounds of a script's embedded server, from l. It serves
+// only that script (which alone holds its token), so it refuses no single
+// test the script may ask for (a long test, a large message, many flows).
+// But it listens on loopback, where any local user can reach it, so what
+// is spent before a client proves the token (pending connections, how
+// long a connection may take to ask for a test) and the daemon's budget
+// of threads, which the script's own tests share, stay a daemon's: only
+// its tests at once are the script's, all from one address.
 func Limits(l limits.Limits) limits.Limits {
 	l.MaxDuration = spec.MaxDuration
 	l.MaxMessage = spec.MaxMessage
 	l.MaxBuffer = spec.MaxBuffer
-	l.MaxFlows = 1 << 20
-	l.MaxTests, l.MaxTestsPerClient = 1<<20, 1<<20
+	l.MaxFlows = spec.MaxFlows
+	l.MaxTestsPerClient = l.MaxTests
 	l.MaxConnRate = 1 << 40
-	l.MaxPending = 1 << 20
 	l.DataPorts = limits.PortRange{Lo: 1, Hi: 65535}
 	return l
 }

@@ -1,0 +1,154 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+
+	"netscript/engine/server"
+	"netscript/engine/spec"
+)
+
+// Reach says toward which servers an Agent runs the client side of tests
+// for scripts. Running a test's client side for someone makes the daemon a
+// traffic source, a different trust than serving tests, so the daemon's
+// operator chooses it (netscript serve --allow-client).
+type Reach int
+
+const (
+	// Netscript runs a test's client side only toward netscript daemons:
+	// every test needs its control connection, whose handshake (preamble,
+	// version and token exchange) completes before any data is sent, so a
+	// port that is not a netscript daemon gets nothing but the attempt.
+	// It is the zero value (netscript serve --allow-client).
+	Netscript Reach = iota
+	// Any also runs tests with control=False, straight to any address and
+	// port with no handshake (netscript serve --allow-client=any).
+	Any
+)
+
+// String is the value of serve's --allow-client that chooses r.
+func (r Reach) String() string {
+	if r == Any {
+		return "any"
+	}
+	return "netscript"
+}
+
+// ErrNotAllowed is what a daemon started without --allow-client answers a
+// script's client= test.
+var ErrNotAllowed = errors.New("this daemon does not run the client side of tests for scripts (client=): " +
+	"its operator can allow it with netscript serve --allow-client")
+
+// Off is the ClientAgent of a daemon whose operator has not allowed it to
+// run the client side of tests (serve without --allow-client): it refuses
+// every RunClient with ErrNotAllowed, which names the flag.
+type Off struct{}
+
+var _ server.ClientAgent = Off{}
+
+// ServeClient refuses the request, spending nothing on it.
+func (Off) ServeClient(_ context.Context, sess *server.Session, _ []byte) {
+	sess.Refuse(ErrNotAllowed)
+}
+
+// checkReach refuses a test without a control connection unless the
+// daemon may run tests toward any port.
+func (a *Agent) checkReach(sp *spec.Spec) error {
+	if sp.NoControl && a.Reach != Any {
+		return errors.New("client: this daemon runs the client side of tests only toward netscript daemons, " +
+			"and control=False sends straight to a port with no control handshake " +
+			"(its operator can allow that with netscript serve --allow-client=any)")
+	}
+	return nil
+}
+
+// checkSources refuses a test that binds a source address (local, a
+// flow's local) that is not one of this machine's own: the daemon sends
+// only as itself, never from an address a script chose for it. An
+// unspecified address (0.0.0.0, ::) is the kernel's choice, as no local.
+func checkSources(sp *spec.Spec) error {
+	srcs := sp.Sources()
+	if len(srcs) == 0 {
+		return nil
+	}
+	own, err := ownAddrs()
+	if err != nil {
+		return fmt.Errorf("client: cannot list this daemon's addresses to check local: %w", err)
+	}
+	for _, s := range srcs {
+		ip, err := netip.ParseAddr(s)
+		if err != nil {
+			return fmt.Errorf("client: this daemon will not run the test: local: %q is not an IP address", s)
+		}
+		ip = ip.Unmap().WithZone("")
+		if ip.IsUnspecified() {
+			continue
+		}
+		if !own.has(ip) {
+			return fmt.Errorf("client: this daemon will not run the test: local: %s is not an address of this daemon's interfaces "+
+				"(it sends only from its own addresses)", s)
+		}
+	}
+	return nil
+}
+
+// addrSet is a machine's own addresses: each interface's, and every
+// address of a loopback interface's prefix (127.0.0.0/8 is all local).
+type addrSet struct {
+	addrs    map[netip.Addr]bool
+	loopback []netip.Prefix
+}
+
+// has says whether ip is one of the set's.
+func (s addrSet) has(ip netip.Addr) bool {
+	if s.addrs[ip] {
+		return true
+	}
+	for _, p := range s.loopback {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownAddrs reads the addresses of this machine's interfaces, as they are
+// now (an address may come and go while the daemon runs).
+func ownAddrs() (addrSet, error) {
+	set := addrSet{addrs: map[netip.Addr]bool{}}
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return set, err
+	}
+	for _, ifc := range ifs {
+		as, err := ifc.Addrs()
+		if err != nil {
+			return set, fmt.Errorf("interface %s: %w", ifc.Name, err)
+		}
+		for _, a := range as {
+			n, ok := a.(*net.IPNet)
+			if !ok {
+				continue
+			}
+			ip, ok := netip.AddrFromSlice(n.IP)
+			if !ok {
+				continue
+			}
+			ip = ip.Unmap()
+			set.addrs[ip] = true
+			if ifc.Flags&net.FlagLoopback != 0 {
+				ones, bits := n.Mask.Size()
+				if ip.Is4() && bits == 128 {
+					ones -= 96 // an IPv4 address with a 16-byte mask
+				}
+				if p, err := ip.Prefix(ones); err == nil {
+					set.loopback = append(set.loopback, p)
+				}
+			}
+		}
+	}
+	return set, nil
+}

@@ -1,0 +1,272 @@
+package server_test
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"netscript/engine/auth"
+	"netscript/engine/limits"
+	"netscript/engine/proto"
+	"netscript/engine/server"
+)
+
+// openSession asks an open server for a test by hand; it returns the
+// connection and Ready, or the server's refusal.
+func openSession(t *testing.T, ap netip.AddrPort, setup proto.Setup) (*proto.Conn, proto.Ready, error) {
+	t.Helper()
+	c, err := net.Dial("tcp", ap.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	pc := proto.NewConn(c)
+	if err := pc.Handshake(5*time.Second, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pc.Authenticate(nil, false, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.Send(proto.TypeSetup, setup, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var ready proto.Ready
+	err = pc.Expect(proto.TypeReady, &ready, 5*time.Second)
+	return pc, ready, err
+}
+
+// dataConns opens n connections to the test's data port.
+func dataConns(t *testing.T, ap netip.AddrPort, ready proto.Ready, n int) []net.Conn {
+	t.Helper()
+	data := netip.AddrPortFrom(ap.Addr(), uint16(ready.DataPort)).String()
+	var cs []net.Conn
+	for range n {
+		cs = append(cs, dialFrom(t, "tcp", ap.Addr().String(), data))
+	}
+	return cs
+}
+
+// TestThreadBudget: a test's threads are charged at Setup, before any of
+// its connections arrives; one that does not fit is refused with a line
+// naming --max-threads and takes nothing; the budget comes back when a
+// test ends, even one that never started.
+func TestThreadBudget(t *testing.T) {
+	l := limits.Default()
+	l.MaxThreads = 3
+	srv, ap, _ := daemon(t, server.Config{Limits: l})
+	rr := func(flows int) proto.Setup {
+		return proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, Flows: flows, DurationNs: int64(time.Second)}
+	}
+	// Four TCP_RR flows are served on a thread each: more than the budget.
+	if _, _, err := openSession(t, ap, rr(4)); err == nil || !strings.Contains(err.Error(), "needs 4 data-path threads, more than the budget of 3 (netscript serve --max-threads)") {
+		t.Fatalf("4 flows: %v", err)
+	}
+	settles(t, srv, server.Load{})
+	a, _, err := openSession(t, ap, rr(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	settles(t, srv, server.Load{Running: 1, Threads: 2})
+	if _, _, err := openSession(t, ap, rr(2)); err == nil || !strings.Contains(err.Error(), "needs 2 data-path threads and 2 of the budget of 3 are in use") {
+		t.Fatalf("a second test: %v", err)
+	}
+	a.Close() // the first test ends before it started: its threads come back
+	settles(t, srv, server.Load{})
+	b, ready, err := openSession(t, ap, rr(2))
+	if err != nil {
+		t.Fatalf("once the budget is back: %v", err)
+	}
+	cs := dataConns(t, ap, ready, 2)
+	finishOpen(t, b, func() {
+		for _, c := range cs {
+			oneTransaction(t, c)
+		}
+	})
+	settles(t, srv, server.Load{})
+}
+
+// finishOpen starts and stops a test of an open session.
+func finishOpen(t *testing.T, pc *proto.Conn, between func()) proto.Results {
+	t.Helper()
+	return finish(t, pc, between)
+}
+
+// oneTransaction does a one-byte transaction on c and closes it.
+func oneTransaction(t *testing.T, c net.Conn) {
+	t.Helper()
+	rr(t, c, 1)
+	c.(*net.TCPConn).CloseWrite()
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	c.Read(make([]byte, 1))
+}
+
+// TestFlowsThatNeverArrive: a test whose data connections have not all
+// arrived when Start comes does not start, and says how many did; one
+// whose client never says Start is ended at the handshake bound after
+// Ready. Either way the server holds nothing afterwards.
+func TestFlowsThatNeverArrive(t *testing.T) {
+	srv, ap, _ := daemon(t, server.Config{HandshakeTimeout: time.Second})
+	setup := proto.Setup{Test: "TCP_STREAM", Flows: 3, DurationNs: int64(time.Second)}
+
+	pc, ready, err := openSession(t, ap, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataConns(t, ap, ready, 2)
+	if err := pc.Send(proto.TypeStart, proto.Start{}, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	err = pc.Expect(proto.TypeStarted, &proto.Started{}, 10*time.Second)
+	var re *proto.RemoteError
+	if !errors.As(err, &re) || !strings.Contains(re.Message, "flows: 2 of the test's 3 data connections arrived in time") {
+		t.Fatalf("Start with 2 of 3 flows: %v", err)
+	}
+	settles(t, srv, server.Load{})
+
+	pc, ready, err = openSession(t, ap, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataConns(t, ap, ready, 3) // all there, but no Start
+	pc.Net().SetReadDeadline(time.Now().Add(15 * time.Second))
+	if _, _, err := pc.Recv(15 * time.Second); err == nil {
+		t.Fatal("the server sent something to a client that never said Start")
+	}
+	settles(t, srv, server.Load{})
+}
+
+// TestStrangersDoNotStallATest: twenty silent connections to an
+// authenticated test's data port, ahead of the client's own, neither
+// delay its start by their tag waits in turn (once 9 s) nor take its
+// place; each is counted as unauthenticated.
+func TestStrangersDoNotStallATest(t *testing.T) {
+	srv, ap, _ := daemon(t, server.Config{Token: token})
+	fd0 := fds(t)
+	pc, key, ready := session(t, ap, proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
+	data := netip.AddrPortFrom(ap.Addr(), uint16(ready.DataPort)).String()
+	for range 20 {
+		dialFrom(t, "tcp", "127.0.0.2", data)
+	}
+	good := dialFrom(t, "tcp", "127.0.0.1", data)
+	good.Write(auth.DataTag(key, 0))
+	t0 := time.Now()
+	res := finish(t, pc, func() {
+		// Serial checks took 20 tag waits before the good connection.
+		if took := time.Since(t0); took > 20*time.Second {
+			t.Errorf("the test started %v after Start", took)
+		}
+		oneTransaction(t, good)
+	})
+	if res.Accepts != 1 || res.Transactions != 1 || res.Errors["unauthenticated"] != 20 {
+		t.Fatalf("accepts %d, transactions %d, unauthenticated %d; want 1, 1, 20", res.Accepts, res.Transactions, res.Errors["unauthenticated"])
+	}
+	pc.Close()
+	settles(t, srv, server.Load{})
+	waitFDs(t, fd0+21) // the strangers' own ends are closed by Cleanup
+}
+
+// waitFDs waits until the process has at most n descriptors open.
+func waitFDs(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for fds(t) > n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d descriptors open, want at most %d", fds(t), n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestPendingPerClient: one address cannot hold every pending control
+// slot: past --max-pending-per-client its connections are refused with a
+// line naming the flag, and a client from another address is served.
+func TestPendingPerClient(t *testing.T) {
+	l := limits.Default()
+	l.MaxPendingPerClient = 3
+	l.HandshakeTimeout = 5 * time.Second
+	srv, ap, th := daemon(t, server.Config{Limits: l})
+	for range 3 {
+		dialFrom(t, "tcp", "127.0.0.2", ap.String()) // silent
+	}
+	settles(t, srv, server.Load{Pending: 3})
+	c := dialFrom(t, "tcp", "127.0.0.2", ap.String())
+	pc := proto.NewConn(c)
+	err := pc.Handshake(5*time.Second, false)
+	if err == nil {
+		err = pc.Expect(proto.TypeReady, &proto.Ready{}, 5*time.Second)
+	}
+	if err == nil || !strings.Contains(err.Error(), "server busy for 127.0.0.2: 3 of its control connections are being set up, the limit per client is 3 (netscript serve --max-pending-per-client)") {
+		t.Fatalf("a fourth from one address: %v", err)
+	}
+	if err := goodTest(ap, th, nil, 500*time.Millisecond)(); err != nil {
+		t.Fatalf("another address: %v", err)
+	}
+}
+
+// syncBuf is a log the server and the test share.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Len()
+}
+
+// TestClientStringsAreClipped: a Setup naming a 65,000-character test is
+// refused with a short reply that quotes a prefix of it, and a flood of
+// them fills the log with at most a few KiB a second.
+func TestClientStringsAreClipped(t *testing.T) {
+	log := &syncBuf{}
+	_, ap, _ := daemon(t, server.Config{Log: log})
+	name := strings.Repeat("A", 65000)
+	t0 := time.Now()
+	for i := range 40 {
+		_, _, err := openSession(t, ap, proto.Setup{Test: name})
+		var re *proto.RemoteError
+		if !errors.As(err, &re) {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		if len(re.Message) > 200 || !strings.Contains(re.Message, `"`+strings.Repeat("A", 64)+`"... (65000 bytes)`) {
+			t.Fatalf("the reply (%d bytes): %.300s", len(re.Message), re.Message)
+		}
+	}
+	secs := time.Since(t0).Seconds() + 1
+	if n := log.Len(); float64(n) > secs*20*1024 {
+		t.Fatalf("%d bytes of log in %.1f s", n, secs)
+	}
+}
+
+// TestOutOfOrderAfterReady: a message out of order after Ready is
+// answered with an Error that says what came, not a bare close.
+func TestOutOfOrderAfterReady(t *testing.T) {
+	srv, ap, _ := daemon(t, server.Config{})
+	for _, typ := range []proto.Type{proto.TypeStop, proto.TypeSetup, proto.TypeResults} {
+		pc, _, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pc.Send(typ, struct{}{}, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		err = pc.Expect(proto.TypeStarted, &proto.Started{}, 5*time.Second)
+		var re *proto.RemoteError
+		if !errors.As(err, &re) || !strings.Contains(re.Message, "protocol error") || !strings.Contains(re.Message, typ.String()) {
+			t.Fatalf("%s after Ready: %v", typ, err)
+		}
+	}
+	settles(t, srv, server.Load{})
+}
