@@ -146,7 +146,8 @@ func TestZeroWorkIsAnError(t *testing.T) {
 		}
 		// The same test run by a daemon for the script (client=) fails
 		// the same way.
-		serveIn(t, cli, "198.18.45.1:12866")
+		agent := cli.Start(t, bin, "serve", "--allow-client", "--listen", "198.18.45.1:12866")
+		waitFor(t, 10*time.Second, "the daemon to listen", func() bool { return strings.Contains(agent.Output(), "listening on") })
 		code, stderr := scriptIn(t, cli, `udp_rr(host="198.18.45.2", client="198.18.45.1", duration=3, timeout=0.25)`)(60 * time.Second)
 		t.Logf("client=: exit %d: %s", code, strings.TrimSpace(stderr))
 		oneLine(t, ran{stderr: stderr, code: code}, 1, "client 198.18.45.1:12866: udp_rr: no transaction completed (client: ", " timeout")
