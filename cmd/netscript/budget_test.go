@@ -181,7 +181,7 @@ func TestThreadExhaustionAttempt(t *testing.T) {
 		return f.fds <= before.fds && f.threads <= before.threads+16
 	})
 	after := readProc(t, pid)
-	if after.rssKiB > before.rssKiB+128<<10 {
+	if after.rssKiB > before.rssKiB+32<<10 {
 		t.Errorf("the daemon's memory: %d KiB after, %d before", after.rssKiB, before.rssKiB)
 	}
 	t.Logf("daemon after: %+v", after)

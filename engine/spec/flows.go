@@ -9,13 +9,16 @@ import "fmt"
 const MaxFlows = 4096
 
 // MaxThreadFlows bounds the flows of a test that runs a thread per flow on
-// each end: the UDP and stream workloads, and tcp_rr or tcp_crr with rate,
-// interval or fastopen (which the epoll threads do not do).
+// the client: the UDP and stream workloads, and tcp_rr or tcp_crr with
+// rate, interval or fastopen (which the epoll threads do not do). The
+// server serves every workload's flows past ThreadedFlows on a few threads
+// (the streams and tcp_rr on epoll threads, the others on one thread per
+// data port), so a client cannot make it spend a thread per flow.
 const MaxThreadFlows = 256
 
 // ThreadedFlows is how many flows of tcp_rr and tcp_crr still get a thread
-// each on the client (and, for tcp_rr, on the server); more run on a few
-// epoll threads per end. A thread per flow makes exactly the system calls
+// each on the client (and, for tcp_rr and the streams, on the server);
+// more run on a few epoll threads per end. A thread per flow makes exactly the system calls
 // netperf makes (one blocking send and one receive per transaction), so a
 // few flows compare with as many netperfs flow for flow. But each such
 // thread wakes alone for every transaction: once there are more flows than

@@ -2,8 +2,11 @@ package workload
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // Threads accounts for the data-path threads of a process and keeps
@@ -23,9 +26,11 @@ type Threads struct {
 	// in use at once.
 	Max int
 
-	mu     sync.Mutex
-	active int
-	procs  int // GOMAXPROCS as this value last set it; 0: never set
+	mu      sync.Mutex
+	active  int
+	procs   int // GOMAXPROCS as this value last set it; 0: never set
+	base    int // the process's OS threads before this value first raised GOMAXPROCS
+	reaping bool
 }
 
 // spare is how many scheduler slots stay free for everything else.
@@ -107,6 +112,9 @@ func (t *Threads) adjust() {
 	cur := runtime.GOMAXPROCS(0)
 	switch {
 	case cur < want:
+		if t.procs == 0 && t.base == 0 {
+			t.base = osThreads()
+		}
 		runtime.GOMAXPROCS(want)
 		t.procs = want
 	case t.procs == 0:
@@ -116,8 +124,58 @@ func (t *Threads) adjust() {
 	case t.active == 0:
 		runtime.SetDefaultGOMAXPROCS()
 		t.procs = 0
+		if !t.reaping && t.base > 0 && t.Max > 0 {
+			t.reaping = true
+			go t.reap()
+		}
 	case cur >= 2*want:
 		runtime.GOMAXPROCS(want)
 		t.procs = want
 	}
+}
+
+// reap, in a daemon (a value with a budget) that has gone idle, gives
+// back what its tests pinned: the memory the heap no longer uses, and the
+// idle OS threads the runtime kept from when more scheduler slots were in
+// use (it never ends an idle thread itself), down to the count before. A
+// goroutine that exits locked to its thread ends that thread, and the slot
+// it held passes to an idle one. It stops once that no longer lowers the
+// count (the runtime made a new thread instead) or a test starts again.
+func (t *Threads) reap() {
+	defer func() {
+		t.mu.Lock()
+		t.reaping = false
+		t.mu.Unlock()
+	}()
+	debug.FreeOSMemory()
+	for {
+		t.mu.Lock()
+		idle, base := t.active == 0, t.base
+		t.mu.Unlock()
+		n := osThreads()
+		if !idle || n <= base || n < 0 {
+			return
+		}
+		for range min(n-base, 8) {
+			done := make(chan struct{})
+			go func() {
+				runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+				close(done)
+			}()
+			<-done
+		}
+		time.Sleep(time.Millisecond) // the ended threads leave /proc
+		if osThreads() >= n {
+			return
+		}
+	}
+}
+
+// osThreads counts the process's OS threads (-1 if /proc cannot tell).
+func osThreads() int {
+	es, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return -1
+	}
+	return len(es)
 }
