@@ -2,6 +2,7 @@ package starlib
 
 import (
 	"fmt"
+	"strings"
 
 	"go.starlark.net/starlark"
 
@@ -20,7 +21,11 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 		}
 		res, err := runSpec(th, s)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", b.Name(), advise(err, w))
+			err = advise(err, w)
+			if strings.HasPrefix(err.Error(), b.Name()+": ") {
+				return nil, err // the engine named the workload already
+			}
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
 		}
 		return NewResult(res), nil
 	})

@@ -82,7 +82,8 @@ func (a *Agent) ServeClient(ctx context.Context, sess *server.Session, payload [
 	if threads == nil {
 		threads = &workload.Threads{}
 	}
-	opt := client.Options{Threads: threads, Gate: g, ClientName: pc.Net().LocalAddr().String(), Token: a.Token}
+	// The client side's threads are the daemon's: charged to its budget.
+	opt := client.Options{Threads: threads, Budgeted: true, Gate: g, ClientName: pc.Net().LocalAddr().String(), Token: a.Token}
 	res, err := client.Run(ctx, sp, opt)
 	if res == nil {
 		if err == nil {

@@ -82,3 +82,28 @@ func TestNoAgent(t *testing.T) {
 		t.Errorf("client.Run with client set: %v", err)
 	}
 }
+
+// TestRunClientThreadBudget: the client side a daemon runs for a script
+// is charged to the daemon's thread budget, as the tests it serves are; a
+// test that does not fit is refused with the flag named, and the budget
+// is whole again afterwards.
+func TestRunClientThreadBudget(t *testing.T) {
+	th := &workload.Threads{Max: 3}
+	a, b := startDaemon(t, th, limits.Limits{}), startDaemon(t, &workload.Threads{}, limits.Limits{})
+	s := specFor(spec.TCPRR, b)
+	s.Duration, s.Flows = 300*time.Millisecond, 4 // a thread per flow on the client side
+	s.Client = a.String()
+	_, err := agent.Run(context.Background(), s, client.Options{Threads: &workload.Threads{}})
+	if err == nil || !strings.Contains(err.Error(), "this daemon's threads: the test needs 4 data-path threads, more than the budget of 3 (netscript serve --max-threads)") {
+		t.Fatalf("got %v", err)
+	}
+	s.Flows = 2
+	if r, err := agent.Run(context.Background(), s, client.Options{Threads: &workload.Threads{}}); err != nil || r.Transactions == 0 {
+		t.Fatalf("a test within the budget: %v", err)
+	}
+	for deadline := time.Now().Add(15 * time.Second); th.InUse() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d threads still charged", th.InUse())
+		}
+	}
+}

@@ -41,6 +41,10 @@ type Options struct {
 	// ClientName, set by a daemon that runs the client side for a script
 	// (client=), is reported as result.config.client.
 	ClientName string
+	// Budgeted charges the test's threads to Threads' budget (a daemon
+	// that runs the client side for a script, whose threads are the
+	// daemon's): a test that does not fit is refused.
+	Budgeted bool
 	// Gate, if set, releases this test together with others (parallel()):
 	// the test arrives once it is set up and starts at the instant the
 	// gate gives.
@@ -268,7 +272,10 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	}
 	defer w.close()
 	r.w = w
-	release := r.opt.Threads.Acquire(w.threads())
+	release, err := r.opt.takeThreads(w.threads())
+	if err != nil {
+		return nil, err
+	}
 	defer release()
 
 	// Start: the server takes its snapshot, then the loops begin.
@@ -461,4 +468,17 @@ func sessionBroke(m message) error {
 		}
 	}
 	return fmt.Errorf("protocol error: unexpected %s during the test", m.t)
+}
+
+// takeThreads accounts for the test's n data-path threads: always for a
+// script's own tests, within the budget for a daemon's (Budgeted).
+func (o *Options) takeThreads(n int) (release func(), err error) {
+	if !o.Budgeted {
+		return o.Threads.Acquire(n), nil
+	}
+	release, err = o.Threads.TryAcquire(n)
+	if err != nil {
+		return nil, fmt.Errorf("this daemon's threads: the test %w (netscript serve --max-threads)", err)
+	}
+	return release, nil
 }

@@ -35,7 +35,10 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	}
 	defer w.close()
 	r.w = w
-	release := opt.Threads.Acquire(w.threads())
+	release, err := opt.takeThreads(w.threads())
+	if err != nil {
+		return nil, err
+	}
 	defer release()
 	t0, err := r.startTime(ctx, w)
 	if err != nil {

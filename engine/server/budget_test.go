@@ -268,5 +268,24 @@ func TestOutOfOrderAfterReady(t *testing.T) {
 			t.Fatalf("%s after Ready: %v", typ, err)
 		}
 	}
+	// And during the test.
+	pc, _, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.Send(proto.TypeStart, proto.Start{}, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.Expect(proto.TypeStarted, &proto.Started{}, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.Send(proto.TypeStart, proto.Start{}, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	err = pc.Expect(proto.TypeResults, &proto.Results{}, 5*time.Second)
+	var re *proto.RemoteError
+	if !errors.As(err, &re) || !strings.Contains(re.Message, "protocol error: test TCP_CRR ended without Stop") {
+		t.Fatalf("Start during the test: %v", err)
+	}
 	settles(t, srv, server.Load{})
 }

@@ -153,7 +153,7 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 		return
 	}
 	if err != nil {
-		s.log.Printf("%s: test %s ended without Stop: %v", peer, setup.Test, err)
+		s.endEarly(pc, peer, fmt.Errorf("test %s ended without Stop: %w", setup.Test, err))
 		return
 	}
 	res := t.stop()
