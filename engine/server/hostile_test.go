@@ -200,12 +200,15 @@ func TestSlowLorisAndVanishers(t *testing.T) {
 	wait := goodTest(ap, th, nil, 2*time.Second)
 	var silent []net.Conn
 	for i := 0; i < 200; i++ {
-		c, err := net.Dial("tcp", ap.String())
+		// From many addresses, as from many hosts: one address alone
+		// holds at most --max-pending-per-client.
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 1, byte(1+i%20))}}
+		c, err := d.Dial("tcp", ap.String())
 		if err != nil {
 			t.Fatal(err)
 		}
 		silent = append(silent, c)
-		v, err := net.Dial("tcp", ap.String())
+		v, err := d.Dial("tcp", ap.String())
 		if err != nil {
 			t.Fatal(err)
 		}
