@@ -14,7 +14,9 @@ import (
 // the data endpoint, Start, Stop): never a panic, and when the session
 // ends it holds nothing (no pending slot, no admitted test).
 func FuzzSession(f *testing.F) {
-	s := New(Config{Version: "fuzz", Threads: &workload.Threads{}, Grace: time.Millisecond})
+	// A short handshake bound: a conversation's Start waits that long for
+	// data connections that never come (the fuzzer counts 10 s as a hang).
+	s := New(Config{Version: "fuzz", Threads: &workload.Threads{}, Grace: time.Millisecond, HandshakeTimeout: 300 * time.Millisecond})
 	defer s.Close()
 	f.Fuzz(func(t *testing.T, in []byte) {
 		// A first request of RunClient makes the daemon dial whatever host
