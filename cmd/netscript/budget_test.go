@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"netscript/engine/proto"
+	"netscript/engine/proto/manual"
 )
 
 // procFigures are what /proc says of a process.
@@ -48,32 +49,6 @@ func readProc(t *testing.T, pid int) procFigures {
 	}
 	f.fds = len(es)
 	return f
-}
-
-// attackSession asks an open daemon for a test by hand and returns the
-// control connection and the data port, or the refusal.
-func attackSession(addr string, setup proto.Setup) (net.Conn, int, error) {
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		return nil, 0, err
-	}
-	pc := proto.NewConn(c)
-	var ready proto.Ready
-	err = pc.Handshake(5*time.Second, false)
-	if err == nil {
-		_, err = pc.Authenticate(nil, false, 5*time.Second)
-	}
-	if err == nil {
-		err = pc.Send(proto.TypeSetup, setup, 5*time.Second)
-	}
-	if err == nil {
-		err = pc.Expect(proto.TypeReady, &ready, 10*time.Second)
-	}
-	if err != nil {
-		c.Close()
-		return nil, 0, err
-	}
-	return c, ready.DataPort, nil
 }
 
 // TestThreadExhaustionAttempt replays what once killed the daemon: 21
@@ -128,7 +103,7 @@ func TestThreadExhaustionAttempt(t *testing.T) {
 	admitted, refused := 0, 0
 	setup := proto.Setup{Test: "TCP_STREAM", Flows: flows, DurationNs: int64(60 * time.Second)}
 	for i := range tests {
-		c, port, err := attackSession(addr, setup)
+		c, ready, err := manual.AskFor(addr, setup, 10*time.Second)
 		if err != nil {
 			if !strings.Contains(err.Error(), "--max-threads") {
 				t.Fatalf("test %d: refused for another reason: %v", i, err)
@@ -139,7 +114,7 @@ func TestThreadExhaustionAttempt(t *testing.T) {
 		admitted++
 		held = append(held, c)
 		for range flows {
-			dc, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 5*time.Second)
+			dc, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", ready.DataPort), 5*time.Second)
 			if err != nil {
 				t.Fatalf("test %d: data connection: %v", i, err)
 			}

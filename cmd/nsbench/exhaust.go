@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"netscript/engine/proto"
+	"netscript/engine/proto/manual"
 )
 
 // The thread-exhaustion attempt of `make bench-hostile`: what once killed
@@ -37,7 +38,7 @@ func exhaust(addr string) *exhaustion {
 	setup := proto.Setup{Test: "TCP_STREAM", Flows: exhaustFlows, DurationNs: int64(60 * time.Second)}
 	host, _, _ := net.SplitHostPort(addr)
 	for range exhaustTests {
-		c, port, err := askFor(addr, setup)
+		c, ready, err := manual.AskFor(addr, setup, 10*time.Second)
 		if err != nil {
 			e.refused++
 			continue
@@ -45,7 +46,7 @@ func exhaust(addr string) *exhaustion {
 		e.admitted++
 		e.conns = append(e.conns, c)
 		for range exhaustFlows {
-			dc, err := net.DialTimeout("tcp", net.JoinHostPort(host, strconv.Itoa(port)), 5*time.Second)
+			dc, err := net.DialTimeout("tcp", net.JoinHostPort(host, strconv.Itoa(ready.DataPort)), 5*time.Second)
 			if err != nil {
 				e.failed = err
 				return e
@@ -60,32 +61,6 @@ func (e *exhaustion) release() {
 	for _, c := range e.conns {
 		c.Close()
 	}
-}
-
-// askFor asks an open daemon for a test by hand: the control connection
-// and the data port, or the refusal.
-func askFor(addr string, setup proto.Setup) (net.Conn, int, error) {
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		return nil, 0, err
-	}
-	pc := proto.NewConn(c)
-	var ready proto.Ready
-	err = pc.Handshake(5*time.Second, false)
-	if err == nil {
-		_, err = pc.Authenticate(nil, false, 5*time.Second)
-	}
-	if err == nil {
-		err = pc.Send(proto.TypeSetup, setup, 5*time.Second)
-	}
-	if err == nil {
-		err = pc.Expect(proto.TypeReady, &ready, 10*time.Second)
-	}
-	if err != nil {
-		c.Close()
-		return nil, 0, err
-	}
-	return c, ready.DataPort, nil
 }
 
 // procThreads reads a process's thread count.
@@ -119,20 +94,10 @@ func benchExhaustion(addr string, pid, rounds int, rr func() float64) {
 	}
 	fmt.Printf("  %d admitted, %d refused at Setup; daemon threads %d idle, %d under it; RSS %.1f MiB idle, %.1f MiB under it\n",
 		e.admitted, e.refused, threads0, peakT, float64(rss0)/1024, float64(peakRSS)/1024)
-	var idle, loaded, ratios []float64
-	for r := 0; r < rounds; r++ {
-		under := func() float64 {
-			e := exhaust(addr)
-			defer e.release()
-			return rr()
-		}
-		var x, y float64
-		if r%2 == 0 {
-			x, y = rr(), under()
-		} else {
-			y, x = under(), rr()
-		}
-		idle, loaded, ratios = append(idle, x), append(loaded, y), append(ratios, y/x)
-	}
+	idle, loaded, ratios := alternate(rounds, rr, func() float64 {
+		e := exhaust(addr)
+		defer e.release()
+		return rr()
+	})
 	fmt.Printf("%-10s %14.2f %14.2f %8.3f   rounds: %s (target >= 0.9)\n", "exhaust", median(idle), median(loaded), median(ratios), fmtList(ratios))
 }

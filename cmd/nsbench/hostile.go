@@ -174,22 +174,28 @@ func runHostile(netscript string, rounds int, secs float64) {
 	fmt.Printf("\ntcp_rr %g s through the daemon, Trans/s, median of %d alternating rounds\n", secs, rounds)
 	fmt.Printf("%-10s %14s %14s %8s\n", "attack", "idle daemon", "under attack", "ratio")
 	for _, a := range attacks {
-		var idle, loaded, ratios []float64
-		for r := 0; r < rounds; r++ {
-			under := func() float64 {
-				h := hold(addr, *hostileConns, a)
-				defer h.release()
-				return rr()
-			}
-			var x, y float64
-			if r%2 == 0 {
-				x, y = rr(), under()
-			} else {
-				y, x = under(), rr()
-			}
-			idle, loaded, ratios = append(idle, x), append(loaded, y), append(ratios, y/x)
-		}
+		idle, loaded, ratios := alternate(rounds, rr, func() float64 {
+			h := hold(addr, *hostileConns, a)
+			defer h.release()
+			return rr()
+		})
 		fmt.Printf("%-10s %14.2f %14.2f %8.3f   rounds: %s (target >= 0.9)\n", a.name, median(idle), median(loaded), median(ratios), fmtList(ratios))
 	}
 	benchExhaustion(addr, pid, rounds, rr)
+}
+
+// alternate runs idle and under rounds times each, alternating which goes
+// first, and returns both series and their ratios under/idle round by
+// round.
+func alternate(rounds int, idle, under func() float64) (xs, ys, ratios []float64) {
+	for r := 0; r < rounds; r++ {
+		var x, y float64
+		if r%2 == 0 {
+			x, y = idle(), under()
+		} else {
+			y, x = under(), idle()
+		}
+		xs, ys, ratios = append(xs, x), append(ys, y), append(ratios, y/x)
+	}
+	return xs, ys, ratios
 }

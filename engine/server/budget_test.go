@@ -20,23 +20,7 @@ import (
 // connection and Ready, or the server's refusal.
 func openSession(t *testing.T, ap netip.AddrPort, setup proto.Setup) (*proto.Conn, proto.Ready, error) {
 	t.Helper()
-	c, err := net.Dial("tcp", ap.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	pc := proto.NewConn(c)
-	if err := pc.Handshake(5*time.Second, false); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pc.Authenticate(nil, false, 5*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	if err := pc.Send(proto.TypeSetup, setup, time.Second); err != nil {
-		t.Fatal(err)
-	}
-	var ready proto.Ready
-	err = pc.Expect(proto.TypeReady, &ready, 5*time.Second)
+	pc, _, ready, err := ask(t, ap, nil, setup)
 	return pc, ready, err
 }
 

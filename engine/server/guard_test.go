@@ -18,27 +18,40 @@ import (
 // test; it returns the connection, the session key and the Ready answer.
 func session(t *testing.T, ap netip.AddrPort, setup proto.Setup) (*proto.Conn, []byte, proto.Ready) {
 	t.Helper()
+	pc, key, ready, err := ask(t, ap, token, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key == nil {
+		t.Fatal("no session key from a server with a token")
+	}
+	return pc, key, ready
+}
+
+// ask opens a control session by hand, proving tok (nil: none), and asks
+// for a test: the connection, the session key, and Ready or the server's
+// refusal.
+func ask(t *testing.T, ap netip.AddrPort, tok auth.Token, setup proto.Setup) (*proto.Conn, []byte, proto.Ready, error) {
+	t.Helper()
+	var ready proto.Ready
 	c, err := net.Dial("tcp", ap.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
 	pc := proto.NewConn(c)
-	if err := pc.Handshake(2*time.Second, false); err != nil {
+	if err := pc.Handshake(5*time.Second, false); err != nil {
 		t.Fatal(err)
 	}
-	key, err := pc.Authenticate(token, false, 2*time.Second)
-	if err != nil || key == nil {
-		t.Fatalf("authenticate: %v (key %x)", err, key)
+	key, err := pc.Authenticate(tok, false, 5*time.Second)
+	if err != nil {
+		t.Fatalf("authenticate: %v", err)
 	}
 	if err := pc.Send(proto.TypeSetup, setup, time.Second); err != nil {
 		t.Fatal(err)
 	}
-	var ready proto.Ready
-	if err := pc.Expect(proto.TypeReady, &ready, 2*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	return pc, key, ready
+	err = pc.Expect(proto.TypeReady, &ready, 5*time.Second)
+	return pc, key, ready, err
 }
 
 // finish starts and stops the test and returns the server's counts.
