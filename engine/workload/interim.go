@@ -57,13 +57,14 @@ func (iv *Interim) take(now time.Duration, count uint64) {
 }
 
 // final records the last, partial interval at the end of the loop, unless
-// it is too short to mean anything (under a tenth of Every).
+// it is too short to mean anything (under a tenth of Every) and no work was
+// done in it: the samples always add up to the whole test.
 func (iv *Interim) final(end time.Duration, count uint64) {
-	last := time.Duration(0)
+	last, before := time.Duration(0), uint64(0)
 	if iv.k > 0 {
-		last = iv.buf[iv.k-1].At
+		last, before = iv.buf[iv.k-1].At, iv.buf[iv.k-1].Count
 	}
-	if end-last >= iv.Every/10 {
+	if end-last >= iv.Every/10 || (count != before && end > last) {
 		iv.add(end, count)
 	}
 }
