@@ -161,3 +161,60 @@ func TestThreadExhaustionAttempt(t *testing.T) {
 	}
 	t.Logf("daemon after: %+v", after)
 }
+
+// TestPendingAndLogBudgetsHold: against a daemon process, one address
+// holding 200 silent control connections keeps no other client out (it
+// gets --max-pending-per-client of them), a flood of Setups naming a
+// 65,000-character test fills its log with a few KiB a second, and
+// afterwards the daemon's threads, memory and descriptors are back near
+// where they were.
+func TestPendingAndLogBudgetsHold(t *testing.T) {
+	// 200 silent connections would fill --max-pending 100 but for the
+	// bound per address.
+	d := startDaemon(t, nil, "--handshake-timeout", "5s", "--max-pending", "100")
+	pid := d.cmd.Process.Pid
+	addr := fmt.Sprintf("127.0.0.1:%d", d.port)
+	before := readProc(t, pid)
+
+	var silent []net.Conn
+	defer func() {
+		for _, c := range silent {
+			c.Close()
+		}
+	}()
+	dl := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}, Timeout: 5 * time.Second}
+	for range 200 {
+		c, err := dl.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		silent = append(silent, c)
+	}
+	r := netscriptEnv(t, 60*time.Second, nil, "-c", fmt.Sprintf("print(tcp_rr(host='127.0.0.1', port=%d, duration=0.5).transactions > 0)", d.port))
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "True" {
+		t.Fatalf("a client from another address while one holds 200 pending: %+v", r)
+	}
+
+	logged := len(d.stderr.String())
+	t0 := time.Now()
+	name := strings.Repeat("A", 65000)
+	for range 50 {
+		if _, _, err := manual.AskFor(addr, proto.Setup{Test: name}, 10*time.Second); err == nil || !strings.Contains(err.Error(), "(65000 bytes)") {
+			t.Fatalf("a 65,000-character test name: %v", err)
+		}
+	}
+	if n, secs := len(d.stderr.String())-logged, time.Since(t0).Seconds()+1; float64(n) > secs*20*1024 {
+		t.Errorf("%d bytes of log in %.1f s", n, secs)
+	}
+
+	for _, c := range silent {
+		c.Close()
+	}
+	waitFor(t, 30*time.Second, "the daemon's descriptors and threads to come back", func() bool {
+		f := readProc(t, pid)
+		return f.fds <= before.fds && f.threads <= before.threads+16
+	})
+	if after := readProc(t, pid); after.rssKiB > before.rssKiB+32<<10 {
+		t.Errorf("the daemon's memory: %d KiB after, %d before", after.rssKiB, before.rssKiB)
+	}
+}
