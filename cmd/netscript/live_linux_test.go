@@ -113,3 +113,47 @@ func TestClientStoppedMidTest(t *testing.T) {
 		t.Errorf("the client does not say why the daemon ended its test:\n%s", visible(out))
 	}
 }
+
+// TestClientDaemonStoppedMidTest: the daemon that runs a test's client
+// side for the script (client=) is SIGSTOPped mid-test. The script asks it
+// for a sign of life while the test runs and exits 1 within a few seconds,
+// saying the daemon went silent, not after the test's 60 s and the waits
+// beyond them.
+func TestClientDaemonStoppedMidTest(t *testing.T) {
+	a := startDaemon(t, nil, "--allow-client")
+	b := startDaemon(t, nil)
+	cmd := exec.Command(bin, "-q", "-c", fmt.Sprintf("tcp_rr(host='127.0.0.1', port=%d, client='127.0.0.1:%d', duration=60)", b.port, a.port))
+	cmd.Env = cleanEnv()
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	defer cmd.Process.Kill()
+	time.Sleep(2 * time.Second) // under way (a loaded machine: maybe still setting up; either way A stops)
+	if err := a.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer a.cmd.Process.Signal(syscall.SIGCONT)
+	stopped := time.Now()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(50 * time.Second): // a hang guard: the test is 60 s long
+		t.Fatalf("the script still runs 50 s after its client daemon stopped:\n%s", stderr.String())
+	}
+	took := time.Since(stopped)
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v:\n%s", err, stderr.String())
+	}
+	t.Logf("the script stopped %v after its client daemon did: %s", took.Round(time.Millisecond), strings.TrimSpace(stderr.String()))
+	if !strings.Contains(stderr.String(), "the daemon answered nothing on the control connection for") {
+		t.Errorf("the cause is not the daemon's silence:\n%s", stderr.String())
+	}
+	if took > 25*time.Second {
+		t.Errorf("the script noticed %v after the stop", took)
+	}
+}

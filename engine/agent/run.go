@@ -86,14 +86,23 @@ func Run(ctx context.Context, s spec.Spec, opt client.Options) (*result.Result, 
 	if err := pc.Send(proto.TypeGo, proto.Go{DelayNs: int64(delay)}, client.ControlTimeout); err != nil {
 		return nil, fail(err)
 	}
-	stopOnCancel := context.AfterFunc(ctx, func() { pc.Send(proto.TypeStop, proto.Stop{}, time.Second) })
+	send := sender()
+	stopOnCancel := context.AfterFunc(ctx, func() {
+		send(func() error { return pc.Send(proto.TypeStop, proto.Stop{}, time.Second) })
+	})
 	defer stopOnCancel()
 	wait := time.Duration(0) // a test that ends by count has no bound
 	if s.Duration > 0 {
 		wait = delay + s.Duration + 2*client.ControlTimeout + spec.StreamDrain
 	}
-	var cr proto.ClientResult
-	if err := pc.Expect(proto.TypeClientResult, &cr, wait); err != nil {
+	// The daemon is asked for a sign of life while the test runs (live.go).
+	bound, on := s.LivenessBound()
+	cr, err := awaitResult(pc, wait, bound, on, send)
+	if err != nil {
+		var sd *SilentDaemonError
+		if errors.As(err, &sd) {
+			send(func() error { return pc.Send(proto.TypeStop, proto.Stop{}, time.Second) })
+		}
 		return nil, fail(err)
 	}
 	res, err := decodeClientResult(&cr)
