@@ -123,15 +123,26 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 		s.log.Printf("%s: %v", peer, err)
 		return
 	}
-	// The client opens its data connections and says Start, all within
-	// the handshake bound of Ready; a test that does not is ended here
-	// and its budget returned.
-	readyBy := time.Now().Add(hs)
-	if err := pc.Expect(proto.TypeStart, &proto.Start{}, hs); err != nil {
+	// The client opens its data connections, then says Start. Each step
+	// must come within the handshake bound of the one before (Ready, a
+	// connection's arrival), so a client that stops setting up is ended
+	// here and its budget returned, while one that opens many connections
+	// over a long path has the time it needs.
+	readyAt := time.Now()
+	stalled := s.watchSetup(t, c, readyAt)
+	// In all: the bound, the test's length, and a hundredth of the bound
+	// per flow (a client trickling its connections holds no test for long).
+	err = pc.Expect(proto.TypeStart, &proto.Start{}, hs+time.Duration(setup.DurationNs)+time.Duration(t.flows)*hs/100)
+	if quiet := stalled(); quiet && err != nil {
+		s.refuse(pc, peer, fmt.Errorf("waiting for Start: %d of %d flows' data connections in, then nothing for %v (netscript serve --handshake-timeout)",
+			t.arrived.Load(), t.flows, hs))
+		return
+	}
+	if err != nil {
 		s.endEarly(pc, peer, fmt.Errorf("waiting for Start: %w", err))
 		return
 	}
-	if err := t.start(readyBy); err != nil {
+	if err := t.start(t.quietSince(readyAt).Add(hs)); err != nil {
 		s.refuse(pc, peer, err)
 		return
 	}
@@ -159,6 +170,40 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 	res := t.stop()
 	if err := pc.Send(proto.TypeResults, res, hs); err != nil {
 		s.log.Printf("%s: %v", peer, err)
+	}
+}
+
+// watchSetup ends the wait for Start (through the connection's read
+// deadline) once the test's set-up has made no progress for the handshake
+// bound: nothing since Ready or the last flow's connection. The returned
+// function ends the watch and reports whether it did so.
+func (s *Server) watchSetup(t *test, c net.Conn, ready time.Time) (stalled func() bool) {
+	hs := s.lim.HandshakeTimeout
+	var fired atomic.Bool
+	quit := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		tick := time.NewTicker(min(hs/10, 100*time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case now := <-tick.C:
+				if now.Sub(t.quietSince(ready)) >= hs {
+					fired.Store(true)
+					c.SetReadDeadline(now)
+					return
+				}
+			}
+		}
+	}()
+	return func() bool {
+		close(quit)
+		<-watched
+		c.SetReadDeadline(time.Time{})
+		return fired.Load()
 	}
 }
 

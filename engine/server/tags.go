@@ -56,7 +56,7 @@ func (t *test) accept(ep *endpoint, peer *sock.Addr) int {
 		fd, en := sock.Accept(ep.fd, peer)
 		if en == 0 {
 			peer.Received()
-			t.arrived.Add(1)
+			t.arrive()
 			return fd
 		}
 		if en != unix.EAGAIN && en != unix.EINTR && en != unix.ECONNABORTED {
@@ -117,7 +117,7 @@ func (t *test) acceptTagged(ep *endpoint, peer *sock.Addr) int {
 		c.waiting = keep
 		if found != nil {
 			*peer = found.peer
-			t.arrived.Add(1)
+			t.arrive()
 			return found.fd
 		}
 	}

@@ -39,6 +39,7 @@ type test struct {
 	done     chan struct{}
 	accepted chan struct{} // closed once every flow's connection is in (at once for tests without)
 	arrived  atomic.Int64  // flows whose connection was accepted (and proved the tag)
+	lastIn   atomic.Int64  // when the last of them arrived, Unix ns; 0: none yet
 	started  time.Time
 	threads  *workload.Threads
 	release  func()
@@ -226,6 +227,21 @@ func (t *test) closeEndpoints() {
 			ep.fd = -1
 		}
 	}
+}
+
+// arrive counts a flow whose connection was accepted (and proved the tag).
+func (t *test) arrive() {
+	t.arrived.Add(1)
+	t.lastIn.Store(time.Now().UnixNano())
+}
+
+// quietSince is when the test's set-up last made progress: Ready, or the
+// arrival of a flow's connection since.
+func (t *test) quietSince(ready time.Time) time.Time {
+	if n := t.lastIn.Load(); n > ready.UnixNano() {
+		return time.Unix(0, n)
+	}
+	return ready
 }
 
 // start marks the beginning of the measured interval, once every flow's
