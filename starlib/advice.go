@@ -52,3 +52,14 @@ type advised struct {
 
 func (a *advised) Error() string { return a.text }
 func (a *advised) Unwrap() error { return a.err }
+
+// embeddedBound explains a bound of the embedded server that names a
+// serve flag: the script's user cannot pass it to that server, but can
+// start a daemon with it and name it as the host.
+func embeddedBound(err error) error {
+	if err == nil || !strings.Contains(err.Error(), "(netscript serve --") {
+		return err
+	}
+	return &advised{err: err, text: err.Error() + "; the embedded server keeps a daemon's bounds on threads and tests at once: " +
+		"run `netscript serve` with that flag and give its address as host"}
+}

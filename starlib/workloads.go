@@ -58,6 +58,9 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	// A test that fails after it started returns a *client.TestError whose
 	// message carries what was measured until then, so it is not lost.
 	res, err := client.Run(ctxOf(th), s, opt)
+	if opt.Embedded {
+		err = embeddedBound(err)
+	}
 	env.resultMade(res, err)
 	if env.Progress != nil {
 		env.Progress.Done()

@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"net"
-	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -63,31 +61,14 @@ func (e *exhaustion) release() {
 	}
 }
 
-// procThreads reads a process's thread count.
-func procThreads(pid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
-			n, _ := strconv.Atoi(strings.TrimSpace(v))
-			return n
-		}
-	}
-	return 0
-}
-
 // benchExhaustion prints the daemon's peak threads and memory under the
 // attempt, and a tcp_rr (rr) through it with the attempt held, as a ratio
 // of the same test with the daemon idle, alternating round by round.
 func benchExhaustion(addr string, pid, rounds int, rr func() float64) {
 	fmt.Printf("\nthread exhaustion: %d tests of TCP_STREAM x %d flows from one address, never started\n", exhaustTests, exhaustFlows)
-	threads0 := procThreads(pid)
-	rss0, _ := procFigures(pid)
+	rss0, _, threads0 := procFigures(pid)
 	e := exhaust(addr)
-	peakT, peakRSS := procThreads(pid), 0
-	peakRSS, _ = procFigures(pid)
+	peakRSS, _, peakT := procFigures(pid)
 	e.release()
 	if e.failed != nil {
 		fmt.Printf("  the attempt failed: %v\n", e.failed)

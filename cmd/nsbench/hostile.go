@@ -113,14 +113,19 @@ func (h *holder) release() {
 	h.wg.Wait()
 }
 
-// procFigures reads a process's resident memory (KiB) and open
-// descriptors.
-func procFigures(pid int) (rssKiB, fds int) {
+// procFigures reads a process's resident memory (KiB), open descriptors
+// and threads.
+func procFigures(pid int) (rssKiB, fds, threads int) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-				rssKiB, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			k, v, _ := strings.Cut(line, ":")
+			v = strings.TrimSuffix(strings.TrimSpace(v), " kB")
+			switch k {
+			case "VmRSS":
+				rssKiB, _ = strconv.Atoi(v)
+			case "Threads":
+				threads, _ = strconv.Atoi(v)
 			}
 		}
 	}
@@ -128,7 +133,7 @@ func procFigures(pid int) (rssKiB, fds int) {
 	if err == nil {
 		fds = len(es)
 	}
-	return rssKiB, fds
+	return rssKiB, fds, threads
 }
 
 // runHostile measures a separate daemon (on CPU 0): its memory and
@@ -154,14 +159,14 @@ func runHostile(netscript string, rounds int, secs float64) {
 
 	fmt.Printf("netscript serve under %d control connections that never become tests (daemon on CPU 0, client on CPU 1)\n", *hostileConns)
 	fmt.Printf("%-22s %12s %8s\n", "daemon", "RSS", "fds")
-	rss, idleFDs := procFigures(pid)
+	rss, idleFDs, _ := procFigures(pid)
 	fmt.Printf("%-22s %9.1f MiB %8d\n", "idle", float64(rss)/1024, idleFDs)
 	for _, a := range attacks {
 		h := hold(addr, *hostileConns, a)
 		// Until the daemon has accepted them all (a loaded machine lags).
 		var rss, fds int
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			if rss, fds = procFigures(pid); fds >= idleFDs+*hostileConns || time.Now().After(deadline) {
+			if rss, fds, _ = procFigures(pid); fds >= idleFDs+*hostileConns || time.Now().After(deadline) {
 				break
 			}
 		}

@@ -231,22 +231,14 @@ func compareEmbedded(netscript string, nsPort, rounds int, secs float64, only st
 		if only != "" && !strings.Contains(","+only+",", ","+w.name+",") {
 			continue
 		}
-		var ev, dv, ratios []float64
-		for r := 0; r < rounds; r++ {
-			emb := func() float64 {
-				return measure("0", netscript, "-c", fmt.Sprintf("print(%s(duration=%g).throughput)", w.name, secs))
-			}
-			dae := func() float64 {
-				return measure("0", netscript, "-c", fmt.Sprintf("print(%s(host='127.0.0.1', port=%d, duration=%g).throughput)", w.name, nsPort, secs))
-			}
-			var a, b float64
-			if r%2 == 0 {
-				a, b = emb(), dae()
-			} else {
-				b, a = dae(), emb()
-			}
-			ev, dv, ratios = append(ev, a), append(dv, b), append(ratios, a/b)
+		emb := func() float64 {
+			return measure("0", netscript, "-c", fmt.Sprintf("print(%s(duration=%g).throughput)", w.name, secs))
 		}
+		dae := func() float64 {
+			return measure("0", netscript, "-c", fmt.Sprintf("print(%s(host='127.0.0.1', port=%d, duration=%g).throughput)", w.name, nsPort, secs))
+		}
+		dv, ev, ratios := alternate(rounds, dae, emb) // ratios: embedded over daemon
+
 		fmt.Printf("%-12s %14.2f %14.2f %8.3f   rounds: %s\n", w.name, median(ev), median(dv), median(ratios), fmtList(ratios))
 	}
 }

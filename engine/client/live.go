@@ -3,7 +3,6 @@ package client
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -106,23 +105,7 @@ func (r *run) heartbeats(lv *liveness) (stop func()) {
 	if !lv.beats {
 		return func() {}
 	}
-	quit := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(lv.period)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-			}
-			if r.pc.Send(proto.TypeHeartbeat, proto.Heartbeat{}, lv.period) != nil {
-				return // the session's end is for the reader to tell
-			}
-		}
-	})
-	return sync.OnceFunc(func() { close(quit); wg.Wait() })
+	return proto.SendHeartbeats(r.pc, lv.period)
 }
 
 // awaitResults waits for the server's answer to Stop: at most

@@ -108,16 +108,9 @@ func TestStreamSink(t *testing.T) {
 			})
 			closed := make([]bool, c.flows)
 			forEach(c.flows, func(i int) {
-				buf := make([]byte, 50000)
-				for left := c.bytes; left > 0; {
-					n, err := unix.Write(cfds[i], buf[:min(left, uint64(len(buf)))])
-					if err != nil {
-						t.Errorf("flow %d: write: %v", i, err)
-						return
-					}
-					left -= uint64(n)
+				if !writeAndClose(t, i, cfds[i], c.bytes, 50000) {
+					return
 				}
-				unix.Shutdown(cfds[i], unix.SHUT_WR)
 				_, closed[i] = readToEOF(t, cfds[i])
 			})
 			s := await(t, st)
@@ -307,16 +300,9 @@ func TestStreamAllocs(t *testing.T) {
 		})
 		forEach(flows, func(i int) {
 			if !maerts {
-				buf := make([]byte, 64<<10)
-				for left := bytes; left > 0; {
-					n, err := unix.Write(cfds[i], buf[:min(left, uint64(len(buf)))])
-					if err != nil {
-						t.Errorf("flow %d: write: %v", i, err)
-						return
-					}
-					left -= uint64(n)
+				if !writeAndClose(t, i, cfds[i], bytes, 64<<10) {
+					return
 				}
-				unix.Shutdown(cfds[i], unix.SHUT_WR)
 			}
 			readToEOF(t, cfds[i])
 		})
@@ -403,4 +389,21 @@ func TestMaertsSourceStopFull(t *testing.T) {
 			}
 		}
 	}
+}
+
+// writeAndClose writes n bytes to flow i's socket fd in writes of at most
+// chunk bytes, then half-closes it; false (the test told) if a write
+// failed.
+func writeAndClose(t *testing.T, i, fd int, n uint64, chunk int) bool {
+	buf := make([]byte, chunk)
+	for left := n; left > 0; {
+		k, err := unix.Write(fd, buf[:min(left, uint64(len(buf)))])
+		if err != nil {
+			t.Errorf("flow %d: write: %v", i, err)
+			return false
+		}
+		left -= uint64(k)
+	}
+	unix.Shutdown(fd, unix.SHUT_WR)
+	return true
 }

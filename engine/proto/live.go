@@ -3,6 +3,7 @@ package proto
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -48,4 +49,28 @@ func refusedField(typ Type, field string) string {
 func HeartbeatRefused(err error) bool {
 	var re *RemoteError
 	return errors.As(err, &re) && re.Message == refusedField(TypeSetup, "heartbeat_ns")
+}
+
+// SendHeartbeats sends a Heartbeat on c every period, from another
+// goroutine, until the returned function is called (it waits for the last
+// send; calling it again does nothing) or a send fails (the reader of c
+// learns why). The caller sends nothing else on c meanwhile.
+func SendHeartbeats(c *Conn, period time.Duration) (stop func()) {
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(period)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			if c.Send(TypeHeartbeat, Heartbeat{}, period) != nil {
+				return
+			}
+		}
+	})
+	return sync.OnceFunc(func() { close(quit); wg.Wait() })
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 
 	"netscript/engine/limits"
@@ -34,10 +33,7 @@ func (s *Server) awaitStop(pc *proto.Conn, setup *proto.Setup, wait time.Duratio
 	start := time.Now()
 	end := start.Add(wait)
 
-	quit := make(chan struct{})
-	var beats sync.WaitGroup
-	beats.Go(func() { heartbeats(pc, period, quit) })
-	stopBeats := sync.OnceFunc(func() { close(quit); beats.Wait() })
+	stopBeats := proto.SendHeartbeats(pc, period)
 	defer stopBeats()
 
 	last := start // when the client was last heard
@@ -79,23 +75,6 @@ func (s *Server) awaitStop(pc *proto.Conn, setup *proto.Setup, wait time.Duratio
 			return &proto.RemoteError{Message: e.Message}
 		default:
 			return &proto.UnexpectedError{Want: proto.TypeStop, Got: t}
-		}
-	}
-}
-
-// heartbeats sends the client a Heartbeat every period until quit is
-// closed or a send fails (the wait for Stop then learns why).
-func heartbeats(pc *proto.Conn, period time.Duration, quit <-chan struct{}) {
-	tick := time.NewTicker(period)
-	defer tick.Stop()
-	for {
-		select {
-		case <-quit:
-			return
-		case <-tick.C:
-		}
-		if pc.Send(proto.TypeHeartbeat, proto.Heartbeat{}, period) != nil {
-			return
 		}
 	}
 }
