@@ -17,6 +17,12 @@
 // client and server doing what pingpong does, to tell the Go runtime's cost
 // on this machine from netscript's own.
 //
+// The netperf table (netperf.go, netperf_table.go) runs netperf 2.7.1 and
+// netscript at both ends of every workload: netperf to netserver and to
+// `netscript serve --netperf-listen`, netscript to its own daemon and to
+// netserver (server="netserver"), alternating round by round, and prints
+// the ratios that say whether the far end changes the figure.
+//
 // With -hostile (`make bench-hostile`) it measures instead what idle and
 // hostile control connections cost a daemon (hostile.go).
 package main
@@ -90,10 +96,27 @@ func main() {
 	embedded := flag.Bool("embedded", true, "also compare the embedded server with a separate daemon")
 	flowRows := flag.Bool("flows", true, "also measure aggregate throughput against flows (flows.go, streamflows.go); -only flows runs only those rows, -only stream-flows only the streams'")
 	baseline := flag.String("baseline", "", "another netscript binary (the last release, say) to run with its own daemon in the same rounds; its column ns/base is netscript over it")
+	netperfFlag := flag.String("netperf", "", "the folder of netperf and netserver 2.7.1 for the netperf table (netperf.go; default "+netperfDirName+" from the project root; off: no netperf table); -only netperf runs only that table")
+	npOnly := flag.String("netperf-rows", "", "comma-separated rows of the netperf table (default all)")
 	flag.Parse()
-	if err := checkArgs(*only, *rounds, *secs); err != nil {
+	err := checkArgs(*only, *rounds, *secs)
+	if err == nil {
+		err = checkNetperfRows(*npOnly)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
 		os.Exit(2)
+	}
+	// Where netperf is, before anything runs: a -netperf given that
+	// holds none is a mistake; none found by default, a note in its place.
+	netperfDir, noNetperf := "", "-netperf off"
+	if *netperfFlag != "off" {
+		cwd, _ := os.Getwd()
+		exe, _ := os.Executable()
+		if netperfDir, noNetperf = findNetperf(*netperfFlag, cwd, exe); netperfDir == "" && *netperfFlag != "" {
+			fmt.Fprintf(os.Stderr, "nsbench: %s\n", noNetperf)
+			os.Exit(2)
+		}
 	}
 	runLimit = 3*time.Duration(*secs*float64(time.Second)) + time.Minute
 	if *hostile { // hostile.go
@@ -209,8 +232,15 @@ func main() {
 			}
 		}
 	}
-	if *embedded {
+	if *embedded && mainRows(*only) {
 		compareEmbedded(*netscript, nsPort, *rounds, *secs, *only)
+	}
+	if *only == "" || strings.Contains(","+*only+",", ","+netperfRow+",") {
+		if netperfDir == "" {
+			fmt.Printf("\nnetperf table: n/a (%s)\n", noNetperf)
+		} else {
+			benchNetperf(*netscript, netperfDir, *npOnly, *rounds, *secs) // netperf_table.go
+		}
 	}
 	if *flowRows && (*only == "" || strings.Contains(","+*only+",", ",flows,")) {
 		benchFlows(*netscript, *rounds, *secs)
@@ -281,7 +311,7 @@ func checkArgs(only string, rounds int, secs float64) error {
 	if only == "" {
 		return nil
 	}
-	known := []string{"flows", streamFlowsRow}
+	known := []string{"flows", streamFlowsRow, netperfRow}
 	for _, w := range workloads {
 		known = append(known, w.name)
 	}
@@ -325,20 +355,34 @@ func start(cpu, bin string, args ...string) func() {
 // an error instead of holding it forever. main sets it from -seconds.
 var runLimit = 2 * time.Minute
 
-// runClient runs a client pinned to cpus and returns what it printed; a
-// failure or a run longer than runLimit ends the benchmark.
+// runClient runs a client pinned to cpus and returns what it printed on
+// stdout; a failure or a run longer than runLimit ends the benchmark.
 func runClient(cpus, bin string, args ...string) []byte {
+	out, err := tryClient(cpus, bin, args...)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
+		os.Exit(1)
+	}
+	return out
+}
+
+// tryClient runs a client pinned to cpus and returns what it printed on
+// stdout; a failure or a run longer than runLimit is an error that names
+// the command and holds what it printed.
+func tryClient(cpus, bin string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "taskset", append([]string{"-c", cpus, bin}, args...)...).CombinedOutput()
+	cmd := exec.CommandContext(ctx, "taskset", append([]string{"-c", cpus, bin}, args...)...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
 	if ctx.Err() != nil {
 		err = fmt.Errorf("still running after %v", runLimit)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "nsbench: %s %v: %v\n%s", bin, args, err, out)
-		os.Exit(1)
+		return out, fmt.Errorf("%s %q: %v: %s", bin, args, err, firstLines(append(errb.Bytes(), out...), 6))
 	}
-	return out
+	return out, nil
 }
 
 // measure runs a client pinned to cpu and parses the number it prints.
