@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -197,21 +198,11 @@ func checkNetperfRows(list string) error {
 		known = append(known, r.name)
 	}
 	for _, name := range strings.Split(list, ",") {
-		if !containsName(known, name) {
+		if !slices.Contains(known, name) {
 			return fmt.Errorf("-netperf-rows: no row %q (rows: %s)", name, strings.Join(known, ","))
 		}
 	}
 	return nil
-}
-
-// containsName reports whether names holds name.
-func containsName(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // findNetperf returns the folder holding netperf and netserver: dir if
