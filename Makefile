@@ -4,7 +4,8 @@
 #                embedded loopback server
 #   make test    vet, gofmt, go.mod tidy, staticcheck, the whole test suite
 #                under -race, and a short pass of every fuzz target
-#   make bench   netscript against the C reference (pingpong) side by side
+#   make bench   netscript against the C reference (pingpong) side by side,
+#                and netperf 2.7.1 at both ends beside it
 #   make bench-hostile
 #                what idle and hostile control connections cost the daemon
 #                (memory, descriptors, tcp_rr throughput meanwhile)
@@ -82,7 +83,7 @@ fuzz:
 
 bench: build .bench/pingpong
 	$(BUILDENV) $(GO) build -o bin/nsbench ./cmd/nsbench
-	bin/nsbench -netscript bin/netscript -pingpong .bench/pingpong -rounds $(ROUNDS) -seconds $(SECONDS)
+	bin/nsbench -netscript bin/netscript -pingpong .bench/pingpong -netperf ../shared/peers/netperf-2.7.1 -rounds $(ROUNDS) -seconds $(SECONDS)
 	@echo "(make bench-hostile: the daemon under $(CONNS) idle or hostile control connections)"
 
 # The daemon with CONNS control connections that never become tests: its
