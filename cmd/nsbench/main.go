@@ -341,6 +341,9 @@ func start(cpu, bin string, args ...string) func() {
 	cmd := exec.Command("taskset", append([]string{"-c", cpu, bin}, args...)...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
+	// A server's children (netserver forks one per test) may hold its
+	// stderr after it is killed: stopping it must not wait for them.
+	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: start %s: %v\n", bin, err)
 		os.Exit(1)

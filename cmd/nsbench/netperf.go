@@ -178,12 +178,19 @@ func noServerOption(out string) bool {
 	return strings.Contains(out, "unknown option server")
 }
 
-// rotation is the order of the four cells in round r: ABCD, BCDA, CDAB,
-// DABC, ..., so that none always runs first or always after the same one.
+// npCycle is the order the four cells run in: every pair whose ratio the
+// table prints is adjacent in it (A C for C/A, D B for D/B, B A for B/A
+// across the end), so that each ratio compares runs made one after the
+// other, apart from the round where rotation splits its pair.
+var npCycle = [4]int{0, 2, 3, 1}
+
+// rotation is the order of the four cells in round r: npCycle rotated by
+// r (ACDB, CDBA, DBAC, BACD, ...), so that none always runs first or
+// always after the same one.
 func rotation(r int) [4]int {
 	var o [4]int
 	for i := range o {
-		o[i] = (i + r) % 4
+		o[i] = npCycle[(i+r)%4]
 	}
 	return o
 }

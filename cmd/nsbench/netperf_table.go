@@ -124,7 +124,7 @@ func benchNetperf(netscript, netperfDir, only string, rounds int, secs float64) 
 	}
 	defer stopDaemon()
 
-	fmt.Printf("\nnetperf 2.7.1 (%s) and netscript at both ends, median of %d rounds of %d s, the four cells in a rotated order each round\n", netperfDir, rounds, s.secs)
+	fmt.Printf("\nnetperf 2.7.1 (%s) and netscript at both ends, median of %d rounds of %d s, the cells in the order A C D B rotated by one each round\n", netperfDir, rounds, s.secs)
 	if float64(s.secs) != secs {
 		fmt.Printf("(netperf's -l takes whole seconds: every cell runs %d s)\n", s.secs)
 	}

@@ -138,19 +138,29 @@ func TestNpSeconds(t *testing.T) {
 }
 
 // TestRotation: over any four rounds each cell runs first once and in
-// each position once, and every round runs all four.
+// each position once, every round runs all four, and the two cells of
+// each printed ratio run one after the other in three rounds of four.
 func TestRotation(t *testing.T) {
+	const a, b, c, d = 0, 1, 2, 3
 	for base := 0; base < 3; base++ {
 		var pos [4][4]int // cell, position: count
+		adjacent := map[string]int{}
 		for r := base; r < base+4; r++ {
 			o := rotation(r)
 			s := slices.Clone(o[:])
 			slices.Sort(s)
-			if !slices.Equal(s, []int{0, 1, 2, 3}) {
+			if !slices.Equal(s, []int{a, b, c, d}) {
 				t.Fatalf("rotation(%d) = %v: not every cell once", r, o)
 			}
+			at := map[int]int{}
 			for i, k := range o {
 				pos[k][i]++
+				at[k] = i
+			}
+			for name, p := range map[string][2]int{"C/A": {c, a}, "D/B": {d, b}, "B/A": {b, a}} {
+				if diff := at[p[0]] - at[p[1]]; diff == 1 || diff == -1 {
+					adjacent[name]++
+				}
 			}
 		}
 		for k := range pos {
@@ -160,9 +170,14 @@ func TestRotation(t *testing.T) {
 				}
 			}
 		}
+		for _, name := range []string{"C/A", "D/B", "B/A"} {
+			if adjacent[name] != 3 {
+				t.Errorf("rounds %d-%d: the cells of %s adjacent in %d rounds, want 3", base, base+3, name, adjacent[name])
+			}
+		}
 	}
-	if o := rotation(0); o != [4]int{0, 1, 2, 3} {
-		t.Errorf("rotation(0) = %v, want A B C D", o)
+	if o := rotation(0); o != [4]int{a, c, d, b} {
+		t.Errorf("rotation(0) = %v, want A C D B", o)
 	}
 }
 
