@@ -100,7 +100,7 @@ func TestNetperfArgs(t *testing.T) {
 		want string
 	}{
 		{"tcp_rr", 12865, 3, "-H 127.0.0.1 -p 12865 -t TCP_RR -l 3 -P 0 -- -D -k THROUGHPUT,THROUGHPUT_UNITS"},
-		{"udp_rr", 1, 1, "-H 127.0.0.1 -p 1 -t UDP_RR -l 1 -P 0 -- -k THROUGHPUT,THROUGHPUT_UNITS"},
+		{"udp_rr", 1, 1, "-H 127.0.0.1 -p 1 -t UDP_RR -l 1 -P 0 -- -e 1 -k THROUGHPUT,THROUGHPUT_UNITS"},
 		{"tcp_maerts", 40000, 2, "-H 127.0.0.1 -p 40000 -t TCP_MAERTS -l 2 -P 0 -- -m 16384 -D -k THROUGHPUT,THROUGHPUT_UNITS"},
 		{"udp_stream", 40000, 2, "-H 127.0.0.1 -p 40000 -t UDP_STREAM -l 2 -P 0 -- -m 1472 -k THROUGHPUT,THROUGHPUT_UNITS"},
 		{"tcp_cc", 40000, 5, "-H 127.0.0.1 -p 40000 -t TCP_CC -l 5 -P 0 -- -D"},
