@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // flowCounts are the flow counts of the flows rows.
@@ -21,7 +20,7 @@ func benchFlows(netscript string, rounds int, secs float64) {
 	port := freePort()
 	stop := start(cpus, netscript, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", port))
 	defer stop()
-	time.Sleep(300 * time.Millisecond)
+	awaitServers(port)
 	fmt.Printf("\naggregate throughput against flows in one test, median of %d runs of %.0f s; daemon and client on every CPU\n", rounds, secs)
 	fmt.Printf("%-8s", "workload")
 	for _, n := range flowCounts {

@@ -147,7 +147,7 @@ func main() {
 	defer stopFloor()
 	stopFloor1 := start("1", self, "floor", "serve", strconv.Itoa(floorPort1)) // as stopPP1
 	defer stopFloor1()
-	time.Sleep(300 * time.Millisecond)
+	awaitServers(ppPort, ppPort1, nsPort, basePort, floorPort, floorPort1)
 
 	if mainRows(*only) {
 		fmt.Printf("netscript/pingpong, median of %d alternating rounds of %g s; servers on CPU 0\n", *rounds, *secs)
@@ -397,6 +397,23 @@ func measure(cpu, bin string, args ...string) float64 {
 		os.Exit(1)
 	}
 	return f
+}
+
+// awaitServers waits until a server listens at each of ports on 127.0.0.1
+// (0: none), the benchmark's servers having just been started; one that
+// does not within 10 s (on a loaded machine a fixed pause was once too
+// short, and a run then failed with "connection refused") ends the
+// benchmark.
+func awaitServers(ports ...int) {
+	for _, p := range ports {
+		if p == 0 {
+			continue
+		}
+		if err := waitListen(fmt.Sprintf("127.0.0.1:%d", p), 10*time.Second); err != nil {
+			fmt.Fprintf(os.Stderr, "nsbench: a server did not start: %v\n", err)
+			os.Exit(1)
+		}
+	}
 }
 
 func freePort() int {

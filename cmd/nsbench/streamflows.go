@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"time"
 )
 
 // streamFlowCounts are the flow counts of the stream flows rows: past
@@ -51,7 +50,10 @@ func benchStreamFlows(netscript, baseline string, rounds int, secs float64) {
 		base = standUp(cpus, baseline)
 		defer base.stop()
 	}
-	time.Sleep(300 * time.Millisecond)
+	if base != nil {
+		awaitServers(base.port)
+	}
+	awaitServers(ns.port)
 	fmt.Printf("\nstream throughput (10^6 bits/s) against flows in one test, median of %d runs of %g s; daemon and client on every CPU\n", rounds, secs)
 	if base != nil {
 		fmt.Printf("(base: %s with its own daemon, alternating with netscript round by round; ns/base: the median of the rounds' ratios)\n", baseline)
