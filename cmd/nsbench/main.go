@@ -32,13 +32,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -339,8 +339,9 @@ func median(xs []float64) float64 {
 // start runs a server pinned to cpu and returns a function that stops it.
 func start(cpu, bin string, args ...string) func() {
 	cmd := exec.Command("taskset", append([]string{"-c", cpu, bin}, args...)...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
+	errs := &serverLog{name: bin}
+	cmd.Stderr = errs
+	serverLogs = append(serverLogs, errs)
 	// A server's children (netserver forks one per test) may hold its
 	// stderr after it is killed: stopping it must not wait for them.
 	cmd.WaitDelay = time.Second
@@ -352,6 +353,32 @@ func start(cpu, bin string, args ...string) func() {
 		cmd.Process.Kill()
 		cmd.Wait()
 	}
+}
+
+// serverLog keeps the start of what a server printed on stderr, to say
+// why it did not start.
+type serverLog struct {
+	name string
+	mu   sync.Mutex
+	b    bytes.Buffer
+}
+
+// serverLogs are the logs of the servers started so far.
+var serverLogs []*serverLog
+
+func (l *serverLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.b.Len() < 4096 {
+		l.b.Write(p)
+	}
+	return len(p), nil
+}
+
+func (l *serverLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // runLimit bounds one client run: a run that hangs ends the benchmark with
@@ -411,16 +438,12 @@ func awaitServers(ports ...int) {
 		}
 		if err := waitListen(fmt.Sprintf("127.0.0.1:%d", p), 10*time.Second); err != nil {
 			fmt.Fprintf(os.Stderr, "nsbench: a server did not start: %v\n", err)
+			for _, l := range serverLogs {
+				if s := l.String(); s != "" {
+					fmt.Fprintf(os.Stderr, "  %s: %s\n", l.name, firstLines([]byte(s), 4))
+				}
+			}
 			os.Exit(1)
 		}
 	}
-}
-
-func freePort() int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

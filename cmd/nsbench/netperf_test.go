@@ -331,3 +331,39 @@ func TestRatios(t *testing.T) {
 		t.Errorf("roundsLine = %q", got)
 	}
 }
+
+// TestFreePort: each base has its range free, below the ephemeral range
+// when there is room, and no two ranges overlap.
+func TestFreePort(t *testing.T) {
+	elo, _, ok := ephemeralRange()
+	var bases []int
+	for range 20 {
+		p := freePort()
+		if ok && elo > 11000+serverPorts && p+serverPorts > elo {
+			t.Errorf("freePort() = %d: its range meets the ephemeral ports from %d", p, elo)
+		}
+		for _, q := range bases {
+			if p < q+serverPorts && q < p+serverPorts {
+				t.Errorf("freePort() = %d overlaps %d", p, q)
+			}
+		}
+		bases = append(bases, p)
+	}
+	for _, tc := range []struct {
+		in     string
+		lo, hi int
+		ok     bool
+	}{
+		{"32768\t60999\n", 32768, 60999, true},
+		{"1024 65535", 1024, 65535, true},
+		{"60999 32768", 0, 0, false},
+		{"32768", 0, 0, false},
+		{"", 0, 0, false},
+		{"a b", 0, 0, false},
+	} {
+		lo, hi, ok := parsePortRange(tc.in)
+		if lo != tc.lo || hi != tc.hi || ok != tc.ok {
+			t.Errorf("parsePortRange(%q) = %d %d %v, want %d %d %v", tc.in, lo, hi, ok, tc.lo, tc.hi, tc.ok)
+		}
+	}
+}
