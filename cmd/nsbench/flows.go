@@ -62,13 +62,13 @@ func measure2(cpus, bin string, args ...string) (float64, float64) {
 	f := strings.Fields(string(out))
 	if len(f) != 2 {
 		fmt.Fprintf(os.Stderr, "nsbench: %s printed %q\n", bin, out)
-		os.Exit(1)
+		exit(1)
 	}
 	a, err1 := strconv.ParseFloat(f[0], 64)
 	b, err2 := strconv.ParseFloat(f[1], 64)
 	if err1 != nil || err2 != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %s printed %q\n", bin, out)
-		os.Exit(1)
+		exit(1)
 	}
 	return a, b
 }

@@ -151,9 +151,12 @@ func runHostile(netscript string, rounds int, secs float64) {
 	// left out.
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: start %s: %v\n", netscript, err)
-		os.Exit(1)
+		exit(1)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	var once sync.Once
+	stop := func() { once.Do(func() { cmd.Process.Kill(); cmd.Wait() }) }
+	running = append(running, stop) // exit stops it too
+	defer stop()
 	time.Sleep(300 * time.Millisecond)
 	pid := cmd.Process.Pid
 

@@ -140,7 +140,7 @@ func main() {
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
-		os.Exit(1)
+		exit(1)
 	}
 	floorPort, floorPort1 := freePort(), freePort()
 	stopFloor := start("0", self, "floor", "serve", strconv.Itoa(floorPort))
@@ -347,12 +347,30 @@ func start(cpu, bin string, args ...string) func() {
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: start %s: %v\n", bin, err)
-		os.Exit(1)
+		exit(1)
 	}
-	return func() {
-		cmd.Process.Kill()
-		cmd.Wait()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cmd.Process.Kill()
+			cmd.Wait()
+		})
 	}
+	running = append(running, stop)
+	return stop
+}
+
+// running stops each server started so far (once: a stopped one is not
+// stopped again).
+var running []func()
+
+// exit stops the servers still running and ends the benchmark with
+// status: an error that ends it midway must not leave them behind.
+func exit(status int) {
+	for _, stop := range running {
+		stop()
+	}
+	os.Exit(status)
 }
 
 // serverLog keeps the start of what a server printed on stderr, to say
@@ -391,7 +409,7 @@ func runClient(cpus, bin string, args ...string) []byte {
 	out, err := tryClient(cpus, bin, args...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
-		os.Exit(1)
+		exit(1)
 	}
 	return out
 }
@@ -421,7 +439,7 @@ func measure(cpu, bin string, args ...string) float64 {
 	f, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %s printed %q\n", bin, out)
-		os.Exit(1)
+		exit(1)
 	}
 	return f
 }
@@ -443,7 +461,7 @@ func awaitServers(ports ...int) {
 					fmt.Fprintf(os.Stderr, "  %s: %s\n", l.name, firstLines([]byte(s), 4))
 				}
 			}
-			os.Exit(1)
+			exit(1)
 		}
 	}
 }

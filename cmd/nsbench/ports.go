@@ -38,7 +38,7 @@ func freePort() int {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "nsbench: no %d free consecutive ports in %d-%d\n", serverPorts, lo, hi)
-	os.Exit(1)
+	exit(1)
 	return 0
 }
 
