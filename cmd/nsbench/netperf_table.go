@@ -129,6 +129,13 @@ func benchNetperf(netscript, netperfDir, only string, rounds int, secs float64) 
 		fmt.Printf("(netperf's -l takes whole seconds: every cell runs %d s)\n", s.secs)
 	}
 	fmt.Printf("(servers on CPU 0, clients on CPU 0 (same) or CPU 1 (diff), all pinned with taskset as the pingpong table pins its pairs)\n")
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		// Other work on these CPUs moves single rounds by far more than
+		// 2 %, different CPUs most: say how busy the machine was.
+		if f := strings.Fields(string(b)); len(f) >= 3 {
+			fmt.Printf("(load average %s %s %s at the start)\n", f[0], f[1], f[2])
+		}
+	}
 	fmt.Printf("  A netperf -> netserver          B netscript -> netscript serve\n")
 	fmt.Printf("  C netperf -> netscript serve    D netscript -> netserver\n")
 	if s.noC != "" {
