@@ -124,30 +124,29 @@ func main() {
 		return
 	}
 
-	ppPort, ppPort1, nsPort := freePort(), freePort(), freePort()
-	stopPP := start("0", *pingpong, "serve", "-p", strconv.Itoa(ppPort))
-	defer stopPP()
-	stopPP1 := start("1", *pingpong, "serve", "-p", strconv.Itoa(ppPort1)) // a receiver on CPU 1 (serverSends)
-	defer stopPP1()
-	stopNS := start("0", *netscript, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", nsPort))
-	defer stopNS()
-	basePort := 0
-	if *baseline != "" {
-		basePort = freePort()
-		stopBase := start("0", *baseline, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", basePort))
-		defer stopBase()
-	}
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "nsbench: %v\n", err)
 		exit(1)
 	}
-	floorPort, floorPort1 := freePort(), freePort()
-	stopFloor := start("0", self, "floor", "serve", strconv.Itoa(floorPort))
-	defer stopFloor()
-	stopFloor1 := start("1", self, "floor", "serve", strconv.Itoa(floorPort1)) // as stopPP1
-	defer stopFloor1()
-	awaitServers(ppPort, ppPort1, nsPort, basePort, floorPort, floorPort1)
+	// The main table's servers (and the embedded table's daemon), only
+	// for those tables: -only netperf or flows needs no pingpong.
+	defer stopServers()
+	var ppPort, ppPort1, nsPort, basePort, floorPort, floorPort1 int
+	if mainRows(*only) {
+		ppPort, ppPort1, nsPort = freePort(), freePort(), freePort()
+		start("0", *pingpong, "serve", "-p", strconv.Itoa(ppPort))
+		start("1", *pingpong, "serve", "-p", strconv.Itoa(ppPort1)) // a receiver on CPU 1 (serverSends)
+		start("0", *netscript, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", nsPort))
+		if *baseline != "" {
+			basePort = freePort()
+			start("0", *baseline, "serve", "--quiet", "--listen", fmt.Sprintf("127.0.0.1:%d", basePort))
+		}
+		floorPort, floorPort1 = freePort(), freePort()
+		start("0", self, "floor", "serve", strconv.Itoa(floorPort))
+		start("1", self, "floor", "serve", strconv.Itoa(floorPort1)) // as the second pingpong
+		awaitServers(ppPort, ppPort1, nsPort, basePort, floorPort, floorPort1)
+	}
 
 	if mainRows(*only) {
 		fmt.Printf("netscript/pingpong, median of %d alternating rounds of %g s; servers on CPU 0\n", *rounds, *secs)
@@ -367,10 +366,15 @@ var running []func()
 // exit stops the servers still running and ends the benchmark with
 // status: an error that ends it midway must not leave them behind.
 func exit(status int) {
+	stopServers()
+	os.Exit(status)
+}
+
+// stopServers stops the servers still running.
+func stopServers() {
 	for _, stop := range running {
 		stop()
 	}
-	os.Exit(status)
 }
 
 // serverLog keeps the start of what a server printed on stderr, to say
