@@ -148,7 +148,8 @@ func (t *test) sharedCheck() func() error {
 func (t *test) params() *spec.ServerParams {
 	m := t.setup
 	return &spec.ServerParams{FD: -1, Request: m.Request, Response: m.Response, Burst: m.Burst, SendSize: t.sendSize,
-		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped}
+		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped,
+		EndOnEmpty: t.netperf}
 }
 
 // serveEndpoint runs the one loop that serves every flow of an endpoint

@@ -143,7 +143,7 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 		return nil, fmt.Errorf("listen %s: %w", addr, err)
 	}
 	s.listeners = append(s.listeners, l)
-	go s.acceptLoop(l)
+	go s.acceptLoop(l, s.session, s.busy)
 	return l.Addr(), nil
 }
 
@@ -158,7 +158,10 @@ func (s *Server) Addrs() []net.Addr {
 	return out
 }
 
-func (s *Server) acceptLoop(l net.Listener) {
+// acceptLoop accepts control connections on l and runs serve on each (the
+// native protocol's session, or netperf's); one over the pending bounds is
+// handed to busy instead.
+func (s *Server) acceptLoop(l net.Listener, serve func(net.Conn, netip.Addr), busy func(net.Conn, string)) {
 	for {
 		c, err := l.Accept()
 		if err != nil {
@@ -177,14 +180,14 @@ func (s *Server) acceptLoop(l net.Listener) {
 		// --max-pending-per-client from its address, is told so and
 		// closed here, before it costs a goroutine.
 		addr := remoteAddr(c)
-		if busy := s.takePending(addr); busy != "" {
-			s.busy(c, busy)
+		if why := s.takePending(addr); why != "" {
+			busy(c, why)
 			continue
 		}
 		s.sessions.Add(1)
 		go func() {
 			defer s.sessions.Done()
-			s.session(c, addr)
+			serve(c, addr)
 		}()
 	}
 }
