@@ -56,6 +56,9 @@ type Config struct {
 	// Agent, if set, runs the client side of tests for scripts (client=);
 	// without it a RunClient request is refused.
 	Agent ClientAgent
+	// OnNetperf, if set, is told what the server counted in each netperf
+	// test, just before netperf is sent the results (ListenNetperf).
+	OnNetperf func(NetperfReport)
 }
 
 // Server serves tests on any number of listeners.
@@ -76,6 +79,8 @@ type Server struct {
 	standing  []*standing // endpoints started by Data
 	sessions  sync.WaitGroup
 	closed    bool
+
+	np netperfStats // what the netperf listeners counted (netperf.go)
 }
 
 // New returns a server that is not yet listening.
