@@ -15,11 +15,11 @@ import (
 // response's second word (netperf prints "remote error N" and the errno's
 // text).
 const (
-	npEINVAL          = 22  // a malformed or absurd value
-	npEBUSY           = 16  // over a bound on tests at once or threads
-	npEAFNOSUPPORT    = 97  // an address family other than IPv4 and IPv6
-	npEPROTONOSUPPORT = 93  // a protocol or direction netscript does not run
-	npENOTSUP         = 95  // a form of a test netscript does not run
+	npEINVAL          = 22 // a malformed or absurd value
+	npEBUSY           = 16 // over a bound on tests at once or threads
+	npEAFNOSUPPORT    = 97 // an address family other than IPv4 and IPv6
+	npEPROTONOSUPPORT = 93 // a protocol or direction netscript does not run
+	npENOTSUP         = 95 // a form of a test netscript does not run
 	npUnknownRequest  = npwire.UnknownRequest
 )
 
