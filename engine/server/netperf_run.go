@@ -57,23 +57,45 @@ func (s *Server) runNetperf(c net.Conn, peer string, client netip.Addr, p *npPla
 	gone, unwatch := watchControl(c)
 	timer := time.NewTimer(p.timer)
 	defer timer.Stop()
-	timedOut, vanished := false, false
-	select {
-	case <-t.done: // netperf's end of test: the data connection closed, an empty datagram
-	case <-timer.C: // netserver's own timer
-		timedOut = true
-	case <-gone:
-		vanished = true
-	case <-s.ctx.Done():
-		vanished = true
+	// With a padded timer the measured interval ends at the test's
+	// length, not the timer's: the CPU is read then, not after the idle
+	// pad (a TCP_CRR test netserver's timer ends).
+	var measured <-chan time.Time
+	if p.cpu && p.pad > 0 {
+		mt := time.NewTimer(p.timer - p.pad)
+		defer mt.Stop()
+		measured = mt.C
 	}
 	var util cpu.Utilization
-	if p.cpu && cpuErr == nil {
+	cpuRead := false
+	cpuEnd := func() {
+		if !p.cpu || cpuRead || cpuErr != nil {
+			return
+		}
+		cpuRead = true
 		var cpu1 cpu.Snapshot
 		if cpu1, cpuErr = cpu.SystemSnapshot(); cpuErr == nil {
 			util, cpuErr = cpu.SystemUtilization(cpu0, cpu1)
 		}
 	}
+	timedOut, vanished := false, false
+wait:
+	for {
+		select {
+		case <-measured:
+			cpuEnd()
+			continue
+		case <-t.done: // netperf's end of test: the data connection closed, an empty datagram
+		case <-timer.C: // netserver's own timer
+			timedOut = true
+		case <-gone:
+			vanished = true
+		case <-s.ctx.Done():
+			vanished = true
+		}
+		break wait
+	}
+	cpuEnd()
 	res := t.stop()
 	t.mu.Lock()
 	counts := t.counts
