@@ -88,7 +88,6 @@ func TestNetperfRefusals(t *testing.T) {
 		{"huge stream receive", omni(func(r *npwire.OmniRequest) {
 			r.Direction, r.RequestSize, r.ResponseSize, r.RecvSize = npwire.DirRecv, -1, -1, 1<<30
 		}), npEINVAL},
-		{"CRR by count", omni(func(r *npwire.OmniRequest) { r.Flags |= npwire.OmniConnectTest; r.TestLength = -100 }), npENOTSUP},
 		{"no such CPU", func() *npwire.Message { m := npRR().Message(100000); return m }(), npEINVAL},
 		{"negative CPU", func() *npwire.Message { m := npRR().Message(-9); return m }(), npEINVAL},
 		{"TCP_CC bad port", func() *npwire.Message { r := *cc; r.Port = -1; return r.Message(-1) }(), npEINVAL},

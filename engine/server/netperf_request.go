@@ -19,7 +19,6 @@ const (
 	npEBUSY           = 16 // over a bound on tests at once or threads
 	npEAFNOSUPPORT    = 97 // an address family other than IPv4 and IPv6
 	npEPROTONOSUPPORT = 93 // a protocol or direction netscript does not run
-	npENOTSUP         = 95 // a form of a test netscript does not run
 	npUnknownRequest  = npwire.UnknownRequest
 )
 
@@ -129,9 +128,10 @@ func (p *npPlan) npLength(n int32, sendOnly bool) error {
 	case n == 0:
 		return npErrorf(npEINVAL, "test length 0")
 	default:
-		if p.w.PerTransaction {
-			return npErrorf(npENOTSUP, "%s by a count of transactions (-l %d): netscript serve runs it by time only", p.w, n)
-		}
+		// A count: the client ends the test (RR, streams), or the server
+		// after as many transactions (a connection per transaction) or
+		// bytes (TCP_MAERTS), as netserver does.
+		p.setup.Transactions = uint64(-int64(n))
 		if p.w.ServerSends {
 			p.setup.Bytes = uint64(-int64(n))
 		}

@@ -149,7 +149,16 @@ func (t *test) params() *spec.ServerParams {
 	m := t.setup
 	return &spec.ServerParams{FD: -1, Request: m.Request, Response: m.Response, Burst: m.Burst, SendSize: t.sendSize,
 		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped,
-		EndOnEmpty: t.netperf}
+		EndOnEmpty: t.netperf, Transactions: t.npCount()}
+}
+
+// npCount is the count of transactions that ends a netperf test served
+// per endpoint (netperf -l -N); 0 for native tests, whose clients end them.
+func (t *test) npCount() uint64 {
+	if !t.netperf {
+		return 0
+	}
+	return t.setup.Transactions
 }
 
 // serveEndpoint runs the one loop that serves every flow of an endpoint
