@@ -129,7 +129,6 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
 		idle++
 		switch m.Type {
 		case npwire.TypeDoOmni, npwire.TypeDoTCPCC:
-			idle = 0
 			p, err := parseNetperf(&s.lim, m)
 			if err != nil {
 				s.npRefuse(c, peer, m, err)
@@ -140,7 +139,7 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
 				s.npRefuse(c, peer, m, &npError{errno: npEBUSY, err: err})
 				continue
 			}
-			pending = false
+			pending, idle = false, 0
 			s.givePending(client)
 			err = s.runNetperf(c, peer, client, p)
 			release()

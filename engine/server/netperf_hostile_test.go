@@ -206,6 +206,26 @@ func TestNetperfHostile(t *testing.T) {
 	waitFor(t, func() bool { return st().Dropped >= 2 })
 	silent.Close()
 
+	// Cheap requests without end: the connection is closed after
+	// npMaxIdleRequests of them in a row.
+	c = npDial(t, h.addr4)
+	dropped := st().Dropped
+	answered := 0
+	for ; answered <= npMaxIdleRequests; answered++ {
+		if npwire.Write(c, &npwire.Message{Type: npwire.TypeDoSysinfo}, 10*time.Second) != nil {
+			break
+		}
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if _, err := npwire.Read(c); err != nil {
+			break
+		}
+	}
+	if answered != npMaxIdleRequests {
+		t.Errorf("%d requests that are not tests answered on one connection, want %d", answered, npMaxIdleRequests)
+	}
+	waitFor(t, func() bool { return st().Dropped > dropped })
+	c.Close()
+
 	// More connections from one address than --max-pending-per-client:
 	// the extra ones are closed at once.
 	var held []net.Conn

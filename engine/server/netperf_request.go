@@ -36,15 +36,13 @@ func npErrorf(errno int32, format string, args ...any) error {
 	return &npError{errno: errno, err: fmt.Errorf(format, args...)}
 }
 
-// errnoOf is the errno a refusal is sent with.
+// errnoOf is the errno a refusal is sent with: its own, or EINVAL for a
+// value the native checks refuse (out of range, or over an operator's
+// bound: the log names the flag).
 func errnoOf(err error) int32 {
 	var ne *npError
 	if errors.As(err, &ne) {
 		return ne.errno
-	}
-	var ex *limits.Exceeded
-	if errors.As(err, &ex) {
-		return npEINVAL
 	}
 	return npEINVAL
 }
