@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"io"
 	"net"
 	"net/netip"
 	"os/exec"
@@ -320,4 +321,48 @@ func TestNetperfHostile(t *testing.T) {
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// TestNetperfTimer: a timed TCP_CRR ends by the server's timer, the test's
+// length and netserver's pad (netperf sends no end-of-test signal), and
+// the results count every transaction with the pad taken off the elapsed
+// time, as netserver reports it.
+func TestNetperfTimer(t *testing.T) {
+	h := newNPHarness(t, limits.Default(), false)
+	c := npDial(t, h.addr4)
+	req := npRR()
+	req.Flags |= npwire.OmniConnectTest
+	r := npAsk(t, c, req.Message(-1))
+	if r.Word2 != 0 {
+		t.Fatalf("refused: errno %d", r.Word2)
+	}
+	data := net.JoinHostPort("127.0.0.1", strconv.Itoa(int(npwire.DecodeOmniResponse(r).DataPort)))
+	const n = 5
+	for range n {
+		d, err := net.Dial("tcp", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Write([]byte{'x'})
+		d.SetReadDeadline(time.Now().Add(30 * time.Second))
+		b, err := io.ReadAll(d)
+		d.Close()
+		if err != nil || len(b) != 1 {
+			t.Fatalf("response %q, %v", b, err)
+		}
+	}
+	c.SetReadDeadline(time.Now().Add(60 * time.Second))
+	m, err := npwire.Read(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := npwire.DecodeOmniResults(m)
+	if m.Type != npwire.TypeOmniResults || res.TransReceived != n || res.BytesReceived != n || res.BytesSent != n {
+		t.Errorf("results %s: %+v", npwire.Name(m.Type), res)
+	}
+	// The timer ran the length and the pad; the pad is not in the elapsed
+	// time (a late timer on a loaded machine adds to it, a little).
+	if res.ElapsedTime <= 0 || res.ElapsedTime >= npwire.PadTime {
+		t.Errorf("elapsed %v s: the pad of %d s is in it", res.ElapsedTime, npwire.PadTime)
+	}
 }

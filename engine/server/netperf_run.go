@@ -100,7 +100,10 @@ wait:
 	t.mu.Lock()
 	counts := t.counts
 	t.mu.Unlock()
-	s.np.strangers.Add(counts.Strangers + t.strangers.Load())
+	if k := counts.Strangers + t.strangers.Load(); k > 0 {
+		s.np.strangers.Add(k)
+		s.log.Printf("%s: %s: refused %d data connections or datagrams from addresses other than the client's", peer, p.w, k)
+	}
 	closeTest() // before the results: netperf's next iteration (-i) binds the same port
 	if garbage := unwatch(); vanished || garbage != nil {
 		s.np.vanished.Add(1)
