@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"net"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,6 +46,8 @@ func TestNetperfCounts(t *testing.T) {
 		{name: "TCP_RR_count_cpu_bind", args: []string{"-t", "TCP_RR", "-l", "-500", "-T", "0,0"}},
 		{name: "TCP_STREAM_sizes_buffers_ports", args: []string{"-t", "TCP_STREAM", "-l", "1", "--", "-m", "1000", "-M", "2000",
 			"-s", "65536", "-S", "65536", "-P", "0,0"}},
+		{name: "TCP_RR_data_addresses_and_port", args: []string{"-t", "TCP_RR", "-l", "1", "--", "-L", "127.0.0.1", "-H", "127.0.0.1",
+			"-P", ",PORT"}}, // PORT: one the kernel chose
 		{name: "TCP_MAERTS_bytes", args: []string{"-t", "TCP_MAERTS", "-l", "-1000000"}},
 		{name: "TCP_RR_ipv6", args: []string{"-6", "-t", "TCP_RR", "-l", "1"}, v6: true},
 		{name: "TCP_STREAM_ipv6", args: []string{"-6", "-t", "TCP_STREAM", "-l", "1"}, v6: true},
@@ -60,6 +63,12 @@ func TestNetperfCounts(t *testing.T) {
 			test := testName(c.args)
 			classic := test == "TCP_CC" // netperf's own table, no output selectors
 			args := c.args
+			for i, a := range args {
+				if strings.Contains(a, "PORT") {
+					args = append([]string(nil), args...)
+					args[i] = strings.ReplaceAll(a, "PORT", strconv.Itoa(freePort(t)))
+				}
+			}
 			if !classic {
 				args = withKeyvals(args)
 			}
@@ -81,6 +90,18 @@ func TestNetperfCounts(t *testing.T) {
 			checkOmni(t, keyvals(out), rep, strings.Contains(strings.Join(c.args, " "), "-C"), out)
 		})
 	}
+}
+
+// freePort is a TCP port on 127.0.0.1 the kernel chose, free when it
+// returns.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 // testName is the -t argument of netperf's arguments.
