@@ -107,6 +107,7 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
 	peer := "netperf " + c.RemoteAddr().String()
 	hs := s.lim.HandshakeTimeout
 	idle := 0
+	chosen := -1 // the data port this server chose for the last test
 	for n := 0; ; n++ {
 		if n >= npMaxRequests || idle >= npMaxIdleRequests {
 			s.np.dropped.Add(1)
@@ -129,7 +130,7 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
 		idle++
 		switch m.Type {
 		case npwire.TypeDoOmni, npwire.TypeDoTCPCC:
-			p, err := parseNetperf(&s.lim, m)
+			p, err := parseNetperf(&s.lim, m, chosen)
 			if err != nil {
 				s.npRefuse(c, peer, m, err)
 				continue
@@ -141,7 +142,7 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
 			}
 			pending, idle = false, 0
 			s.givePending(client)
-			err = s.runNetperf(c, peer, client, p)
+			chosen, err = s.runNetperf(c, peer, client, p, chosen)
 			release()
 			if err != nil {
 				s.log.Printf("%s: %s: %v", peer, p.w, err)

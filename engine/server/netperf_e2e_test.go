@@ -23,6 +23,7 @@ func TestNetperfCounts(t *testing.T) {
 		args  []string // netperf's arguments but -H, -p
 		v6    bool
 		iters int // reports the server makes: -i iterations
+		lim   func(l *limits.Limits)
 	}{
 		{name: "TCP_RR", args: []string{"-t", "TCP_RR", "-l", "1"}},
 		// The tests with a connection per transaction run by a count, so
@@ -42,6 +43,10 @@ func TestNetperfCounts(t *testing.T) {
 		{name: "TCP_RR_cpu", args: []string{"-t", "TCP_RR", "-l", "1", "-c", "-C"}},
 		{name: "TCP_STREAM_cpu", args: []string{"-t", "TCP_STREAM", "-l", "1", "-c", "-C"}},
 		{name: "TCP_RR_iterations", args: []string{"-t", "TCP_RR", "-l", "1", "-i", "3,3", "-I", "99,5"}, iters: 3},
+		// netperf -i asks again for the data port the server chose: not a
+		// port the client chose, so --data-ports does not apply to it.
+		{name: "TCP_RR_iterations_data_ports", args: []string{"-t", "TCP_RR", "-l", "1", "-i", "3,3"}, iters: 3,
+			lim: func(l *limits.Limits) { l.DataPorts = limits.PortRange{Lo: 1024, Hi: 1024} }},
 		{name: "TCP_RR_sizes_burst_nodelay", args: []string{"-t", "TCP_RR", "-l", "1", "--", "-r", "128,4096", "-b", "4", "-D"}},
 		{name: "TCP_RR_count_cpu_bind", args: []string{"-t", "TCP_RR", "-l", "-500", "-T", "0,0"}},
 		{name: "TCP_STREAM_sizes_buffers_ports", args: []string{"-t", "TCP_STREAM", "-l", "1", "--", "-m", "1000", "-M", "2000",
@@ -55,7 +60,11 @@ func TestNetperfCounts(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			h := newNPHarness(t, limits.Default(), c.v6)
+			lim := limits.Default()
+			if c.lim != nil {
+				c.lim(&lim)
+			}
+			h := newNPHarness(t, lim, c.v6)
 			target := hostPort(h.addr4)
 			if c.v6 {
 				target = []string{"-H", "::1", "-p", h.port6}

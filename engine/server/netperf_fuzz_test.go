@@ -76,7 +76,7 @@ func FuzzNetperfRequest(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := parseNetperf(&lim, m)
+		p, err := parseNetperf(&lim, m, -1)
 		if err != nil {
 			if errnoOf(err) == 0 {
 				t.Fatalf("refused with errno 0: %v", err)

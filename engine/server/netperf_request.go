@@ -65,8 +65,10 @@ type npPlan struct {
 
 // parseNetperf turns one untrusted netperf request (DO_OMNI or DO_TCP_CC)
 // into a test to run, within l, or says why not. Every bound of the
-// native protocol applies, through CheckSetup.
-func parseNetperf(l *limits.Limits, m *npwire.Message) (*npPlan, error) {
+// native protocol applies, through CheckSetup, but for one: reused, the
+// data port this server chose for the connection's previous test (netperf
+// -i asks for it again) is not one the client chose.
+func parseNetperf(l *limits.Limits, m *npwire.Message, reused int) (*npPlan, error) {
 	var p *npPlan
 	var err error
 	switch m.Type {
@@ -89,9 +91,14 @@ func parseNetperf(l *limits.Limits, m *npwire.Message) (*npPlan, error) {
 	}
 	p.setup.Test, p.setup.Brand = p.w.Netperf, "netperf"
 	p.setup.CPUUtil = false // measured by the netperf session itself (p.cpu)
+	port := p.setup.DataPort
+	if port == reused {
+		p.setup.DataPort = 0
+	}
 	if _, err := CheckSetup(l, &p.setup); err != nil {
 		return nil, err
 	}
+	p.setup.DataPort = port
 	if !p.timed {
 		p.timer = l.MaxDuration // a count: the client ends it; this is the backstop
 	}

@@ -26,19 +26,31 @@ func npNumCPUs() int { return runtime.NumCPU() }
 
 // runNetperf runs one admitted netperf test on the control connection c:
 // the response, the data path until netperf's end-of-test signal (or
-// netserver's timer), then the results. An error ends the control
-// connection.
-func (s *Server) runNetperf(c net.Conn, peer string, client netip.Addr, p *npPlan) error {
-	hs := s.lim.HandshakeTimeout
+// netserver's timer), then the results. chosen is the data port the server
+// chose for the connection's last test; it returns the one it chose for
+// this one (-1: none). An error ends the control connection.
+func (s *Server) runNetperf(c net.Conn, peer string, client netip.Addr, p *npPlan, chosen int) (int, error) {
 	local, ok := netip.AddrFromSlice(c.LocalAddr().(*net.TCPAddr).IP)
 	if !ok {
-		return errors.New("cannot tell the control connection's local address")
+		return -1, errors.New("cannot tell the control connection's local address")
 	}
 	t, err := s.newTest(p.w, &p.setup, local.Unmap(), guard{client: client, netperf: true})
 	if err != nil {
 		s.npRefuse(c, peer, p.request(), &npError{errno: npBudgetErrno(err), err: err})
-		return nil
+		return -1, nil
 	}
+	if p.setup.DataPort == 0 || p.setup.DataPort == chosen {
+		chosen = t.port
+	} else {
+		chosen = -1
+	}
+	err = s.runNetperfTest(c, peer, p, t)
+	return chosen, err
+}
+
+// runNetperfTest runs the test t set up for p and sends its results.
+func (s *Server) runNetperfTest(c net.Conn, peer string, p *npPlan, t *test) error {
+	hs := s.lim.HandshakeTimeout
 	var once sync.Once
 	closeTest := func() { once.Do(t.close) }
 	defer closeTest()
