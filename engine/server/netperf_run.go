@@ -110,8 +110,11 @@ wait:
 	cpuEnd()
 	res := t.stop()
 	t.mu.Lock()
-	counts := t.counts
+	counts, bufs := t.counts, t.npBufs
 	t.mu.Unlock()
+	if bufs == (proto.Buffers{}) {
+		bufs = t.buffers // an endpoint's test: its socket's
+	}
 	if k := counts.Strangers + t.strangers.Load(); k > 0 {
 		s.np.strangers.Add(k)
 		s.log.Printf("%s: %s: refused %d data connections or datagrams from addresses other than the client's", peer, p.w, k)
@@ -135,7 +138,7 @@ wait:
 		s.log.Printf("%s: CPU utilisation: %v", peer, cpuErr)
 		util = cpu.Utilization{}
 	}
-	r := npResult{counts: &counts, elapsed: elapsed, util: &util, cpu: p.cpu && cpuErr == nil, buffers: t.buffers}
+	r := npResult{counts: &counts, elapsed: elapsed, util: &util, cpu: p.cpu && cpuErr == nil, buffers: bufs}
 	rep := NetperfReport{Test: p.w.Netperf, Peer: peer, Transactions: counts.Transactions, BytesSent: counts.BytesSent,
 		BytesReceived: counts.BytesReceived, Elapsed: elapsed, CPUUtil: cpuPct}
 	s.np.tests.Add(1)

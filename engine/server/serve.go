@@ -203,6 +203,12 @@ func (t *test) serveConn(fd int, peer netip.AddrPort, ready func()) {
 	srv := t.w.Server(p)
 	ready()
 	srv.Run()
+	if t.netperf { // netperf reports the buffers the kernel tuned to by the end
+		g := sock.Granted(fd)
+		t.mu.Lock()
+		t.npBufs = proto.Buffers{Send: g.Send, Recv: g.Recv}
+		t.mu.Unlock()
+	}
 	o := srv.Outcome()
 	c, err := o.Counts, o.Err
 	c.Accepts = 1

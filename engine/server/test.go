@@ -63,6 +63,7 @@ type test struct {
 	allowed   *workload.Allow
 	strangers atomic.Uint64 // TCP data connections refused for a wrong or missing tag (or address)
 	netperf   bool          // served to a netperf client: its end-of-test signals (netperf.go)
+	npBufs    proto.Buffers // a netperf test's connection's buffers at its end (under mu)
 }
 
 // endpoint is one data port of a test and how many flows come to it.
