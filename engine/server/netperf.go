@@ -64,6 +64,7 @@ type NetperfReport struct {
 	BytesReceived uint64
 	Elapsed       time.Duration // as reported to netperf
 	CPUUtil       float64       // percent; -1 if not measured
+	Affinity      []int         // the CPUs the test's threads could run on (netperf -T binds them to one)
 }
 
 // ListenNetperf opens a listener on addr ("127.0.0.1:12865") for netperf

@@ -3,6 +3,7 @@ package server
 import (
 	"math"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -97,6 +98,9 @@ func TestNetperfCounts(t *testing.T) {
 				return
 			}
 			checkOmni(t, keyvals(out), rep, strings.Contains(strings.Join(c.args, " "), "-C"), out)
+			if slices.Contains(c.args, "-T") && !slices.Equal(rep.Affinity, []int{0}) {
+				t.Errorf("-T 0,0: the server's thread ran on CPUs %v, want [0]", rep.Affinity)
+			}
 		})
 	}
 }

@@ -110,7 +110,7 @@ wait:
 	cpuEnd()
 	res := t.stop()
 	t.mu.Lock()
-	counts, bufs := t.counts, t.npBufs
+	counts, bufs, affinity := t.counts, t.npBufs, t.affinity
 	t.mu.Unlock()
 	if bufs == (proto.Buffers{}) {
 		bufs = t.buffers // an endpoint's test: its socket's
@@ -140,7 +140,7 @@ wait:
 	}
 	r := npResult{counts: &counts, elapsed: elapsed, util: &util, cpu: p.cpu && cpuErr == nil, buffers: bufs}
 	rep := NetperfReport{Test: p.w.Netperf, Peer: peer, Transactions: counts.Transactions, BytesSent: counts.BytesSent,
-		BytesReceived: counts.BytesReceived, Elapsed: elapsed, CPUUtil: cpuPct}
+		BytesReceived: counts.BytesReceived, Elapsed: elapsed, CPUUtil: cpuPct, Affinity: affinity}
 	s.np.tests.Add(1)
 	s.log.Printf("%s: %s: %d transactions, %d bytes received, %d sent in %.3f s", peer, p.w,
 		rep.Transactions, rep.BytesReceived, rep.BytesSent, elapsed.Seconds())
