@@ -13,6 +13,7 @@ import (
 
 	"netscript/engine/auth"
 	"netscript/engine/limits"
+	"netscript/engine/npwire"
 	"netscript/engine/proto"
 	"netscript/engine/server"
 	"netscript/engine/spec"
@@ -34,6 +35,9 @@ func serve(args []string) int {
 	var data listFlag
 	fs.Var(&data, "data", "a standing data endpoint for tests run with control=False (netperf -N): "+
 		"WORKLOAD:[ADDR:]PORT[,request=N,response=N,send_size=N], e.g. tcp_crr:12345 (repeatable)")
+	var npListen listFlag
+	fs.Var(&npListen, "netperf-listen", fmt.Sprintf("also answer unmodified netperf 2.7 clients on ADDR:PORT (repeatable; netperf's port is %d); netperf has no authentication", npwire.DefaultPort))
+	npInsecure := fs.Bool("netperf-insecure", false, "allow --netperf-listen on a daemon that has a token: netperf clients are not asked for it")
 	quiet := fs.Bool("quiet", false, "log only errors")
 	tokenFile := fs.String("token-file", "", "a file holding the secret clients must prove they hold (else $"+auth.EnvToken+"; neither: anyone may use the server)")
 	var allow allowClient
@@ -81,6 +85,10 @@ func serve(args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
 		return exitUsage
 	}
+	if tok != nil && len(npListen) > 0 && !*npInsecure {
+		fmt.Fprintf(os.Stderr, "netscript serve: --netperf-listen would let anyone run tests without the token (netperf cannot prove it holds one); add --netperf-insecure to allow that\n")
+		return exitUsage
+	}
 	if st, err := os.Stat(*tokenFile); err == nil && st.Mode().Perm()&0o077 != 0 {
 		fmt.Fprintf(os.Stderr, "netscript serve: warning: other users can read the token file %s (chmod 600 %s)\n", *tokenFile, *tokenFile)
 	}
@@ -103,6 +111,16 @@ func serve(args []string) int {
 				access = "clients must prove they hold the token from " + tokenSource(*tokenFile)
 			}
 			fmt.Fprintf(os.Stderr, "netscript serve: listening on %s (protocol %d); %s\n", addr, proto.Version, access)
+		}
+	}
+	for _, a := range npListen {
+		addr, err := srv.ListenNetperf(a)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "netscript serve: --netperf-listen: %v\n", err)
+			return exitUsage
+		}
+		if !*quiet {
+			fmt.Fprintf(os.Stderr, "netscript serve: answering netperf clients on %s, without authentication\n", addr)
 		}
 	}
 	if n := allow.notice(tok, tokenSource(*tokenFile)); n != "" && (tok == nil || !*quiet) {

@@ -148,7 +148,17 @@ func (t *test) sharedCheck() func() error {
 func (t *test) params() *spec.ServerParams {
 	m := t.setup
 	return &spec.ServerParams{FD: -1, Request: m.Request, Response: m.Response, Burst: m.Burst, SendSize: t.sendSize,
-		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped}
+		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped,
+		EndOnEmpty: t.netperf, Transactions: t.npCount()}
+}
+
+// npCount is the count of transactions that ends a netperf test served
+// per endpoint (netperf -l -N); 0 for native tests, whose clients end them.
+func (t *test) npCount() uint64 {
+	if !t.netperf {
+		return 0
+	}
+	return t.setup.Transactions
 }
 
 // serveEndpoint runs the one loop that serves every flow of an endpoint
@@ -193,6 +203,12 @@ func (t *test) serveConn(fd int, peer netip.AddrPort, ready func()) {
 	srv := t.w.Server(p)
 	ready()
 	srv.Run()
+	if t.netperf { // netperf reports the buffers the kernel tuned to by the end
+		g := sock.Granted(fd)
+		t.mu.Lock()
+		t.npBufs = proto.Buffers{Send: g.Send, Recv: g.Recv}
+		t.mu.Unlock()
+	}
 	o := srv.Outcome()
 	c, err := o.Counts, o.Err
 	c.Accepts = 1

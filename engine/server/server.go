@@ -56,6 +56,9 @@ type Config struct {
 	// Agent, if set, runs the client side of tests for scripts (client=);
 	// without it a RunClient request is refused.
 	Agent ClientAgent
+	// OnNetperf, if set, is told what the server counted in each netperf
+	// test, just before netperf is sent the results (ListenNetperf).
+	OnNetperf func(NetperfReport)
 }
 
 // Server serves tests on any number of listeners.
@@ -76,6 +79,8 @@ type Server struct {
 	standing  []*standing // endpoints started by Data
 	sessions  sync.WaitGroup
 	closed    bool
+
+	np netperfStats // what the netperf listeners counted (netperf.go)
 }
 
 // New returns a server that is not yet listening.
@@ -143,7 +148,7 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 		return nil, fmt.Errorf("listen %s: %w", addr, err)
 	}
 	s.listeners = append(s.listeners, l)
-	go s.acceptLoop(l)
+	go s.acceptLoop(l, s.session, s.busy)
 	return l.Addr(), nil
 }
 
@@ -158,7 +163,10 @@ func (s *Server) Addrs() []net.Addr {
 	return out
 }
 
-func (s *Server) acceptLoop(l net.Listener) {
+// acceptLoop accepts control connections on l and runs serve on each (the
+// native protocol's session, or netperf's); one over the pending bounds is
+// handed to busy instead.
+func (s *Server) acceptLoop(l net.Listener, serve func(net.Conn, netip.Addr), busy func(net.Conn, string)) {
 	for {
 		c, err := l.Accept()
 		if err != nil {
@@ -177,14 +185,14 @@ func (s *Server) acceptLoop(l net.Listener) {
 		// --max-pending-per-client from its address, is told so and
 		// closed here, before it costs a goroutine.
 		addr := remoteAddr(c)
-		if busy := s.takePending(addr); busy != "" {
-			s.busy(c, busy)
+		if why := s.takePending(addr); why != "" {
+			busy(c, why)
 			continue
 		}
 		s.sessions.Add(1)
 		go func() {
 			defer s.sessions.Done()
-			s.session(c, addr)
+			serve(c, addr)
 		}()
 	}
 }

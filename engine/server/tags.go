@@ -56,6 +56,11 @@ func (t *test) accept(ep *endpoint, peer *sock.Addr) int {
 		fd, en := sock.Accept(ep.fd, peer)
 		if en == 0 {
 			peer.Received()
+			if !t.allowed.Has(peer.AddrPort().Addr()) {
+				t.strangers.Add(1) // a netperf test's data comes from its client's address only
+				sock.Close(fd)
+				continue
+			}
 			t.arrive()
 			return fd
 		}

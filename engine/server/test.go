@@ -61,7 +61,9 @@ type test struct {
 	// come from. Both nil for an open server.
 	tag       []byte
 	allowed   *workload.Allow
-	strangers atomic.Uint64 // TCP data connections refused for a wrong or missing tag
+	strangers atomic.Uint64 // TCP data connections refused for a wrong or missing tag (or address)
+	netperf   bool          // served to a netperf client: its end-of-test signals (netperf.go)
+	npBufs    proto.Buffers // a netperf test's connection's buffers at its end (under mu)
 }
 
 // endpoint is one data port of a test and how many flows come to it.
@@ -116,12 +118,19 @@ func (s *Server) newTest(w *spec.Workload, m *proto.Setup, local netip.Addr, gd 
 type guard struct {
 	key    []byte     // the session key; nil for an open server: nothing is checked
 	client netip.Addr // the control connection's client address
+	// netperf: a netperf client's test, which has no key: its data may
+	// come only from the control connection's address.
+	netperf bool
 }
 
 // guard sets the test up to take data only from the authenticated client:
 // a tag on every TCP data connection, and for TCP_CRR and UDP the client's
 // addresses.
 func (t *test) guard(g guard) error {
+	if g.netperf {
+		t.netperf, t.allowed = true, workload.NewAllow([]netip.Addr{g.client})
+		return nil
+	}
 	if g.key == nil {
 		return nil
 	}

@@ -97,6 +97,8 @@ type ServerParams struct {
 	Rate                     float64 // ServerSends: sends per second; 0: unpaced
 	FastOpen                 bool    // count connections whose SYN carried data
 	Standing                 bool    // no control connection: serve until Stop
+	EndOnEmpty               bool    // UDP_RR: an empty datagram ends the test (netperf's end-of-test signal)
+	Transactions             uint64  // a connection per transaction: end after serving this many (netperf -l -N); 0: until Stop
 	Allowed                  *workload.Allow
 	Stop                     *atomic.Bool
 	// Check, for a connection per transaction, is called every

@@ -297,6 +297,9 @@ type CRRServer struct {
 	// connections per second). Once per batch, so it costs nothing per
 	// connection.
 	Check func() error
+	// Transactions, if set, ends the loop once it has served this many
+	// (netperf's test by a count of transactions, -l -N).
+	Transactions uint64
 	ServerOutcome
 
 	rbuf []byte
@@ -354,6 +357,9 @@ func (s *CRRServer) Run() {
 		s.Counts.Peers.Add(s.peer.AddrPort().Addr())
 		s.serve(fd)
 		sock.Close(fd)
+		if s.Transactions > 0 && s.Counts.Transactions >= s.Transactions {
+			return
+		}
 	}
 }
 

@@ -167,6 +167,10 @@ type UDPRRServer struct {
 	Response int
 	Allowed  *Allow // if set, only these sources are answered (authenticated sessions)
 	Stop     *atomic.Bool
+	// EndOnEmpty: an empty datagram from an admitted source ends the loop
+	// (counted in Markers, not answered): netperf's end of a UDP_RR test.
+	// A netscript client's requests are never empty.
+	EndOnEmpty bool
 	ServerOutcome
 
 	rbuf []byte
@@ -214,6 +218,10 @@ func (s *UDPRRServer) Run() {
 		}
 		if !gate.admit(&s.from, s.Allowed, &s.Counts) {
 			continue // not the authenticated client: not answered
+		}
+		if n == 0 && s.EndOnEmpty {
+			s.Counts.Markers++
+			return
 		}
 		s.Counts.BytesReceived += uint64(n)
 		for {
