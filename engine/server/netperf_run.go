@@ -34,7 +34,7 @@ func (s *Server) runNetperf(c net.Conn, peer string, client netip.Addr, p *npPla
 	if !ok {
 		return -1, errors.New("cannot tell the control connection's local address")
 	}
-	t, err := s.newTest(p.w, &p.setup, local.Unmap(), guard{client: client, netperf: true})
+	t, err := s.newTest(p.w, &p.setup, local.Unmap(), guard{client: client, netperf: true, also: p.announced(), anySource: s.cfg.NetperfAnySource})
 	if err != nil {
 		s.npRefuse(c, peer, p.request(), &npError{errno: npBudgetErrno(err), err: err})
 		return -1, nil
@@ -46,6 +46,31 @@ func (s *Server) runNetperf(c net.Conn, peer string, client netip.Addr, p *npPla
 	}
 	err = s.runNetperfTest(c, peer, p, t)
 	return chosen, err
+}
+
+// announced is the data source address a request names, if any: netperf
+// puts its data socket's address in UDP requests (netperf_ip), not in TCP
+// ones.
+func (p *npPlan) announced() []netip.Addr {
+	if p.omni == nil {
+		return nil
+	}
+	ip := p.omni.NetperfIP
+	var a netip.Addr
+	switch p.omni.IPFamily {
+	case npwire.NFInet:
+		a = netip.AddrFrom4([4]byte{byte(ip[0] >> 24), byte(ip[0] >> 16), byte(ip[0] >> 8), byte(ip[0])})
+	case npwire.NFInet6:
+		var b [16]byte
+		for i, w := range ip {
+			b[4*i], b[4*i+1], b[4*i+2], b[4*i+3] = byte(w>>24), byte(w>>16), byte(w>>8), byte(w)
+		}
+		a = netip.AddrFrom16(b)
+	}
+	if !a.IsValid() || a.IsUnspecified() {
+		return nil
+	}
+	return []netip.Addr{a}
 }
 
 // runNetperfTest runs the test t set up for p and sends its results.

@@ -59,6 +59,12 @@ type Config struct {
 	// OnNetperf, if set, is told what the server counted in each netperf
 	// test, just before netperf is sent the results (ListenNetperf).
 	OnNetperf func(NetperfReport)
+	// NetperfAnySource takes a netperf test's data connections from any
+	// address, as netserver does, instead of only from its control
+	// connection's address (and a UDP test's announced source). netperf
+	// -- -L on a client with several addresses needs it for TCP tests,
+	// whose requests do not say where their data will come from.
+	NetperfAnySource bool
 }
 
 // Server serves tests on any number of listeners.

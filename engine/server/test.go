@@ -119,8 +119,13 @@ type guard struct {
 	key    []byte     // the session key; nil for an open server: nothing is checked
 	client netip.Addr // the control connection's client address
 	// netperf: a netperf client's test, which has no key: its data may
-	// come only from the control connection's address.
-	netperf bool
+	// come only from the control connection's address or from those in
+	// also (the data source a netperf UDP request announces), unless
+	// anySource (serve --netperf-any-source: from anywhere, as netserver
+	// takes it).
+	netperf   bool
+	also      []netip.Addr
+	anySource bool
 }
 
 // guard sets the test up to take data only from the authenticated client:
@@ -128,7 +133,10 @@ type guard struct {
 // addresses.
 func (t *test) guard(g guard) error {
 	if g.netperf {
-		t.netperf, t.allowed = true, workload.NewAllow([]netip.Addr{g.client})
+		t.netperf = true
+		if !g.anySource {
+			t.allowed = workload.NewAllow(append([]netip.Addr{g.client}, g.also...))
+		}
 		return nil
 	}
 	if g.key == nil {
