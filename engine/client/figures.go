@@ -209,10 +209,13 @@ func (r *run) cpuFigures(res *result.Result, w *worker) {
 	}
 	if rc := r.remoteCPU; rc != nil && rc.NumCPU > 0 {
 		util, ncpu := rc.Util, rc.NumCPU
-		thread := time.Duration(rc.ThreadNs)
-		proc := percentOf(thread, time.Duration(rc.ElapsedNs), ncpu)
-		res.RemoteCPU, res.RemoteCPUCount, res.RemoteProcCPU = &util, &ncpu, &proc
-		res.RemoteSD, res.RemoteProcSD = demand(util, ncpu), timeDemand(thread)
+		res.RemoteCPU, res.RemoteCPUCount = &util, &ncpu
+		res.RemoteSD = demand(util, ncpu)
+		if rc.ThreadNs >= 0 { // a netserver does not measure its threads (-1)
+			thread := time.Duration(rc.ThreadNs)
+			proc := percentOf(thread, time.Duration(rc.ElapsedNs), ncpu)
+			res.RemoteProcCPU, res.RemoteProcSD = &proc, timeDemand(thread)
+		}
 	} else if res.Remote != nil {
 		res.Notes = append(res.Notes, "cpu_util: the server did not report its CPU")
 	}
