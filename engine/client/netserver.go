@@ -60,13 +60,17 @@ func npDial(ctx context.Context, addr netip.AddrPort, timeout time.Duration) (ne
 	return nil, fmt.Errorf(`server="netserver": dial %s: %w`, addr, err)
 }
 
-// npExchange sends m and reads the answer before deadline.
-func npExchange(c net.Conn, addr string, m *npwire.Message, deadline time.Time) (*npwire.Message, error) {
+// npExchange sends m and reads the answer before deadline; first says it
+// is the far end's first answer, which may show it is no netserver.
+func npExchange(c net.Conn, addr string, m *npwire.Message, deadline time.Time, first bool) (*npwire.Message, error) {
 	c.SetWriteDeadline(deadline)
 	_, err := c.Write(m.Bytes())
 	c.SetWriteDeadline(time.Time{})
 	if err != nil {
 		return nil, fmt.Errorf(`server="netserver": sending %s to %s: %w`, npwire.Name(m.Type), addr, err)
+	}
+	if first {
+		return npwire.ReadFirstAnswer(c, addr, deadline)
 	}
 	return npwire.ReadAnswer(c, addr, deadline)
 }
@@ -75,7 +79,7 @@ func npExchange(c net.Conn, addr string, m *npwire.Message, deadline time.Time) 
 // returns it as env() describes a machine, or nil when it says nothing
 // (netperf 2.7's netserver answers "Deprecated").
 func npSysinfo(c net.Conn, addr string, deadline time.Time) (*sysinfo.Info, error) {
-	m, err := npExchange(c, addr, npwire.SysinfoRequest(), deadline)
+	m, err := npExchange(c, addr, npwire.SysinfoRequest(), deadline, true)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +207,7 @@ func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline ti
 		local = p
 	}
 	if s.Workload == spec.TCPCC {
-		m, err := npExchange(nc.c, addr, tccRequest(s, i, nf), deadline)
+		m, err := npExchange(nc.c, addr, tccRequest(s, i, nf), deadline, i > 0)
 		if err != nil {
 			return err
 		}
@@ -213,7 +217,7 @@ func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline ti
 		nc.tcc = npwire.DecodeTCPCCResponse(m)
 		nc.dataPort = int(nc.tcc.DataPort)
 	} else {
-		m, err := npExchange(nc.c, addr, omniRequest(s, i, nf, local), deadline)
+		m, err := npExchange(nc.c, addr, omniRequest(s, i, nf, local), deadline, i > 0)
 		if err != nil {
 			return err
 		}

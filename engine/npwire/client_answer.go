@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -21,6 +22,9 @@ type NotNetserverError struct {
 func (e *NotNetserverError) Error() string {
 	return fmt.Sprintf(`server="netserver": %s at %s %s`, "the far end", e.Addr, e.What)
 }
+
+// silentWhat begins what a far end that answered nothing did.
+const silentWhat = "accepted the connection but sent no answer in time"
 
 // netscriptMagic is how a netscript daemon greets every connection
 // (proto.Magic), before the client has said anything.
@@ -43,6 +47,45 @@ func ReadAnswer(c net.Conn, addr string, deadline time.Time) (*Message, error) {
 		return Parse(b)
 	}
 	return nil, &NotNetserverError{Addr: addr, What: Explain(b[:n], err)}
+}
+
+// ReadFirstAnswer is ReadAnswer for the first answer of a far end that may
+// not be a netserver at all: it waits for three quarters of the time to
+// deadline, and when nothing came asks in the rest whether an HTTP server
+// listens there (ProbeHTTP), so that it can say so.
+func ReadFirstAnswer(c net.Conn, addr string, deadline time.Time) (*Message, error) {
+	left := time.Until(deadline)
+	m, err := ReadAnswer(c, addr, time.Now().Add(left*3/4))
+	var nn *NotNetserverError
+	if err != nil && errors.As(err, &nn) && strings.HasPrefix(nn.What, silentWhat) {
+		if what := ProbeHTTP(c.RemoteAddr().String(), deadline); what != "" {
+			nn.What = what
+		}
+	}
+	return m, err
+}
+
+// ProbeHTTP asks the far end at addr, which answered nothing to a netperf
+// message, whether it is an HTTP server (which waits for the end of a
+// request line that netperf's binary messages never send): a HEAD request
+// on a new connection, answered before deadline. It returns what
+// Diagnose says of the answer, or "".
+func ProbeHTTP(addr string, deadline time.Time) string {
+	c, err := net.DialTimeout("tcp", addr, time.Until(deadline))
+	if err != nil {
+		return ""
+	}
+	defer c.Close()
+	c.SetDeadline(deadline)
+	if _, err := io.WriteString(c, "HEAD / HTTP/1.0\r\n\r\n"); err != nil {
+		return ""
+	}
+	b := make([]byte, 128)
+	n, _ := io.ReadAtLeast(c, b, 5)
+	if !bytes.HasPrefix(b[:n], []byte("HTTP/")) {
+		return ""
+	}
+	return Diagnose(b[:n])
 }
 
 // Diagnose says what sent b, the first bytes of an answer, if they show
@@ -71,10 +114,12 @@ func Explain(b []byte, err error) string {
 	timeout := errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded)
 	switch {
 	case timeout && len(b) == 0:
-		return "accepted the connection but sent no answer in time: a silent listener, not a netserver (or a netserver started with -f that is busy with another test)"
+		return silentWhat + ": a silent listener, not a netserver (or a netserver started with -f that is busy with another test)"
 	case timeout:
 		return fmt.Sprintf("answered %d bytes (%s), not netperf's %d-byte message, and then nothing: "+
 			"a netserver of another version, or not a netserver", len(b), hexHead(b), MessageSize)
+	case errors.Is(err, syscall.ECONNRESET) && len(b) == 0:
+		return "reset the connection without an answer: not a netserver"
 	case errors.Is(err, io.EOF) && len(b) == 0:
 		return "closed the connection without an answer: not a netserver (or a netserver that wants a passphrase, -Z)"
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
