@@ -119,7 +119,7 @@ func (r *run) fastOpenFigures(res *result.Result, w *worker) {
 	if v := sysinfo.FastOpen(); v >= 0 {
 		f.ClientSysctl = &v
 	}
-	if res.Remote != nil {
+	if res.Remote != nil && !r.spec.Netserver() { // netserver does not count them
 		n := r.remoteFastOpen
 		f.ServerAccepted = &n
 	}

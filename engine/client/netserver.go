@@ -115,6 +115,9 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	}()
 	addr := ctrl.String()
 	for i := 0; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		c, err := npDial(ctx, ctrl, s.ConnectTimeout)
 		if err != nil {
 			return nil, npFlowErr(i, n, err)
@@ -167,7 +170,17 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 		// netserver sends a second past the interval, then closes.
 		drained = w.drainAfterStop(drainTimeout + time.Second)
 	}
-	npResults(conns, &r.spec, time.Now().Add(npResultsWait(&r.spec)))
+	wait := npResultsWait(&r.spec)
+	if stalled != nil {
+		wait = min(wait, lv.bound) // a stalled path may never let netserver finish
+	}
+	unwait := context.AfterFunc(ctx, func() {
+		for _, c := range conns {
+			c.c.SetReadDeadline(time.Now()) // cancelled: no more waiting for results
+		}
+	})
+	npResults(conns, &r.spec, time.Now().Add(wait))
+	unwait()
 	stopMarkers()
 	res := r.build(w)
 	res.Drained = drained
@@ -184,7 +197,11 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 		return r.fail(res, w, nil, rerr)
 	}
 	r.figures(res, w)
-	res.Notes = append(res.Notes, npNote)
+	note := npNote
+	if r.ready.Server.Env == nil {
+		note += "; its DO_SYSINFO tells nothing of its machine (netperf 2.7 answers \"Deprecated\"), so the record has no server_env"
+	}
+	res.Notes = append(res.Notes, note)
 	return res, r.outcome(ctx, res, stalled, w.firstErr())
 }
 

@@ -211,3 +211,53 @@ func TestNetserverIPv6(t *testing.T) {
 		}
 	}
 }
+
+// TestNetserverManyFlows: more flows than get a thread each run on the
+// epoll threads, each flow toward its own netserver child and data port.
+func TestNetserverManyFlows(t *testing.T) {
+	port := netservertest.Start(t, "127.0.0.1")
+	for _, w := range []*spec.Workload{spec.TCPRR, spec.TCPCRR} {
+		s := npSpec(w, "127.0.0.1", port)
+		s.Flows, s.Duration, s.Transactions = spec.ThreadedFlows+2, 0, 100
+		res := npRun(t, s)
+		if !res.Config.Multiplexed || len(res.Flows) != s.Flows {
+			t.Fatalf("%s: multiplexed %v, %d flows", w.Name, res.Config.Multiplexed, len(res.Flows))
+		}
+		for i, f := range res.Flows {
+			if f.Transactions != 100 || f.Remote == nil || f.Remote.Transactions != 100 {
+				t.Errorf("%s flow %d: %d transactions, netserver's %+v", w.Name, i, f.Transactions, f.Remote)
+			}
+		}
+	}
+}
+
+// TestNetserverFastOpen: TCP_CRR with fastopen asks netserver for a Fast
+// Open listener; netserver does not count what it accepted, so that
+// figure is None.
+func TestNetserverFastOpen(t *testing.T) {
+	port := netservertest.Start(t, "127.0.0.1")
+	s := npSpec(spec.TCPCRR, "127.0.0.1", port)
+	s.FastOpen, s.Duration, s.Transactions = true, 0, 200
+	res := npRun(t, s)
+	if res.Remote.Transactions != 200 || res.FastOpen == nil || res.FastOpen.Attempted != 200 || res.FastOpen.ServerAccepted != nil {
+		t.Errorf("fastopen: %d transactions, %+v", res.Remote.Transactions, res.FastOpen)
+	}
+}
+
+// TestNetserverCancel: a cancelled test does not wait for netserver's
+// timer.
+func TestNetserverCancel(t *testing.T) {
+	port := netservertest.Start(t, "127.0.0.1")
+	s := npSpec(spec.TCPCRR, "127.0.0.1", port)
+	s.Duration = 30 * time.Second
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	t0 := time.Now()
+	res, err := client.Run(ctx, s, client.Options{})
+	if d := time.Since(t0); d > 20*time.Second {
+		t.Errorf("cancelled after 0.5 s, returned after %v", d)
+	}
+	if err == nil || res == nil || res.Transactions == 0 {
+		t.Errorf("cancelled test: %v, %v", res, err)
+	}
+}
