@@ -145,8 +145,10 @@ func TCPCCFigures(m *Message, cpu bool) (*Figures, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Figures{Transactions: uint64(r.TransReceived), BytesReceived: uint64(r.BytesReceived),
-		RecvCalls: uint64(r.RecvCalls), Elapsed: el}
+	// Its bytes_received is no count: the classic tests compute it as
+	// transactions × (request + response sizes of the request), and a
+	// TCP_CC connection carries no data.
+	f := &Figures{Transactions: uint64(r.TransReceived), RecvCalls: uint64(r.RecvCalls), Elapsed: el}
 	if cpu {
 		f.CPU = cpuOf(r.CPUUtil, r.NumCPUs, uint32(r.CPUMethod))
 	}
