@@ -176,7 +176,7 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	}
 	unwait := context.AfterFunc(ctx, func() {
 		for _, c := range conns {
-			c.c.SetReadDeadline(time.Now()) // cancelled: no more waiting for results
+			c.c.Close() // cancelled: no more waiting for results (a deadline could be set again)
 		}
 	})
 	npResults(conns, &r.spec, time.Now().Add(wait))
@@ -192,6 +192,10 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	}
 	if rerr == nil {
 		r.npRemote(res, conns)
+	}
+	if rerr != nil && ctx.Err() != nil {
+		r.figures(res, w) // interrupted: what was measured, without netserver's counts
+		return res, r.outcome(ctx, res, stalled, w.firstErr())
 	}
 	if rerr != nil && stalled == nil {
 		return r.fail(res, w, nil, rerr)
