@@ -290,9 +290,11 @@ func npResults(conns []*npConn, s *spec.Spec, deadline time.Time) {
 				return
 			}
 			if c.tcc != nil {
-				c.figs, c.err = npwire.TCPCCFigures(m, s.CPUUtil)
+				c.figs, c.err = npwire.TCPCCFigures(m, s.CPUUtil && c.tcc.MeasureCPU != 0)
 			} else {
-				c.figs, c.err = npwire.OmniFigures(m, s.CPUUtil)
+				// Only a netserver that said it measures its CPU has CPU
+				// words that are not garbage.
+				c.figs, c.err = npwire.OmniFigures(m, s.CPUUtil && c.omni.Flags&npwire.OmniMeasureCPU != 0)
 			}
 			// As netperf: half-close the control connection; netserver
 			// closes its side when it has nothing more to do.

@@ -103,10 +103,11 @@ func checkElapsed(e float32) (float64, error) {
 }
 
 // cpuOf is a usable CPU figure or nil: a utilisation outside [0, 100]
-// by more than rounding, or no CPUs, is no measurement.
+// by more than rounding (netserver's -1 says it measured nothing), or no
+// CPUs, is no measurement.
 func cpuOf(util float32, ncpu int32, method uint32) *CPU {
 	u := float64(util)
-	if math.IsNaN(u) || u < -1 || u > 101 || ncpu <= 0 || ncpu > 1<<16 {
+	if math.IsNaN(u) || u < -0.5 || u > 100.5 || ncpu <= 0 || ncpu > 1<<16 {
 		return nil
 	}
 	return &CPU{Util: min(max(u, 0), 100), NumCPU: int(ncpu), Method: method}
