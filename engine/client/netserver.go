@@ -103,47 +103,23 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	if err != nil {
 		return nil, &spec.OptionError{Option: "host", Err: err}
 	}
-	nf := npwire.FamilyToNF(familyOf(ctrl.Addr()))
 	r := &run{spec: s, opt: opt, ctrl: ctrl}
-	r.ready.TCPFastOpen = -1
-	n := s.FlowCount()
-	conns := make([]*npConn, 0, n)
+	r.ready.TCPFastOpen = -1 // unknown: netserver does not say
+	r.ready.Server.Version = "netserver"
+	conns, err := npSetUp(ctx, &s, ctrl, &r.ready)
 	defer func() {
 		for _, c := range conns {
 			c.c.Close()
 		}
 	}()
-	addr := ctrl.String()
-	for i := 0; i < n; i++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		c, err := npDial(ctx, ctrl, s.ConnectTimeout)
-		if err != nil {
-			return nil, npFlowErr(i, n, err)
-		}
-		nc := &npConn{c: c}
-		conns = append(conns, nc)
-		deadline := time.Now().Add(s.ConnectTimeout)
-		if i == 0 {
-			env, err := npSysinfo(c, addr, deadline)
-			if err != nil {
-				return nil, err
-			}
-			r.ready.Server.Env = env
-		}
-		if err := nc.setUp(&s, i, nf, addr, deadline); err != nil {
-			return nil, npFlowErr(i, n, err)
-		}
+	if err != nil {
+		return nil, err
 	}
 	// The data path toward the ports netserver gave, one per flow.
-	r.spec.DataPorts, r.spec.DataPort = make([]int, n), 0
+	r.spec.DataPorts, r.spec.DataPort = make([]int, len(conns)), 0
 	for i, c := range conns {
 		r.spec.DataPorts[i] = c.dataPort
 	}
-	r.ready.DataPort = conns[0].dataPort
-	conns[0].granted(&r.ready)
-	r.ready.Server.Version = "netserver"
 	w, err := newWorker(&r.spec, ctrl.Addr(), conns[0].dataPort, nil)
 	if err != nil {
 		return nil, err
@@ -164,6 +140,49 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	stallErr := r.measure(ctx, w, nil, t0, lv)
 	stalled, _ := stallErr.(*StallError)
 	r.finish(w, stallErr)
+	return r.npEnd(ctx, w, conns, stalled, lv)
+}
+
+// npSetUp opens every flow's control connection, asks the first for
+// netserver's DO_SYSINFO and sends each flow's request; rd gets what the
+// first flow's netserver granted. It returns the connections opened, for
+// the caller to close, also on an error.
+func npSetUp(ctx context.Context, s *spec.Spec, ctrl netip.AddrPort, rd *proto.Ready) ([]*npConn, error) {
+	nf := npwire.FamilyToNF(familyOf(ctrl.Addr()))
+	addr := ctrl.String()
+	n := s.FlowCount()
+	conns := make([]*npConn, 0, n)
+	for i := 0; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return conns, err
+		}
+		c, err := npDial(ctx, ctrl, s.ConnectTimeout)
+		if err != nil {
+			return conns, npFlowErr(i, n, err)
+		}
+		nc := &npConn{c: c}
+		conns = append(conns, nc)
+		deadline := time.Now().Add(s.ConnectTimeout)
+		if i == 0 {
+			env, err := npSysinfo(c, addr, deadline)
+			if err != nil {
+				return conns, err
+			}
+			rd.Server.Env = env
+		}
+		if err := nc.setUp(s, i, nf, addr, deadline); err != nil {
+			return conns, npFlowErr(i, n, err)
+		}
+	}
+	rd.DataPort = conns[0].dataPort
+	conns[0].granted(rd)
+	return conns, nil
+}
+
+// npEnd ends a test against netservers after its loops: end-of-test
+// datagrams while waiting, what a sending netserver sent past the
+// interval, every flow's results, and the result.
+func (r *run) npEnd(ctx context.Context, w *worker, conns []*npConn, stalled *StallError, lv *liveness) (*result.Result, error) {
 	stopMarkers := npMarkers(w)
 	var drained uint64
 	if w.kind.ServerSends && stalled == nil {
@@ -186,18 +205,18 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	res.Drained = drained
 	var rerr error
 	for i, c := range conns {
-		if c.err != nil && rerr == nil {
-			rerr = npFlowErr(i, n, c.err)
+		if c.err != nil {
+			rerr = npFlowErr(i, len(conns), c.err)
+			break
 		}
 	}
-	if rerr == nil {
+	switch {
+	case rerr == nil:
 		r.npRemote(res, conns)
-	}
-	if rerr != nil && ctx.Err() != nil {
+	case ctx.Err() != nil:
 		r.figures(res, w) // interrupted: what was measured, without netserver's counts
 		return res, r.outcome(ctx, res, stalled, w.firstErr())
-	}
-	if rerr != nil && stalled == nil {
+	case stalled == nil:
 		return r.fail(res, w, nil, rerr)
 	}
 	r.figures(res, w)
