@@ -166,3 +166,16 @@ func TestNetserverUnknownRequest(t *testing.T) {
 		t.Errorf("netserver's answer to an unknown request (type %d, errno %d): %v", m.Type, m.Word2, err)
 	}
 }
+
+// TestNetserverSerial: a netserver started with -f serves one control
+// connection at a time, so the second flow of a test gets no answer, and
+// the error says why that may be.
+func TestNetserverSerial(t *testing.T) {
+	port := netservertest.StartSerial(t, "127.0.0.1")
+	s := npSpec(spec.TCPRR, "127.0.0.1", port)
+	s.Flows, s.ConnectTimeout = 2, time.Second
+	msg := npFail(t, s)
+	if !strings.Contains(msg, "flow 1 of 2") || !strings.Contains(msg, "started with -f") {
+		t.Errorf("error %q: want it to name flow 1 and netserver's -f", msg)
+	}
+}

@@ -202,9 +202,12 @@ func TestNetserverOptions(t *testing.T) {
 // TestNetserverIPv6 runs tests over ::1.
 func TestNetserverIPv6(t *testing.T) {
 	port := netservertest.Start(t, "::1")
-	for _, w := range []*spec.Workload{spec.TCPRR, spec.UDPRR, spec.TCPStream} {
+	for _, w := range spec.Workloads() {
 		s := npSpec(w, "::1", port)
 		s.Family = sock.Inet6
+		if w.PerTransaction {
+			s.Duration, s.Transactions = 0, 100
+		}
 		res := npRun(t, s)
 		if res.Config.Family != "inet6" || res.RemoteAddress != "::1" {
 			t.Errorf("%s: family %s to %s", w.Name, res.Config.Family, res.RemoteAddress)

@@ -50,10 +50,22 @@ func Binary(t testing.TB, name string) string {
 // returns the port.
 func Start(t testing.TB, addr string) int {
 	t.Helper()
+	return start(t, addr)
+}
+
+// StartSerial is Start for a netserver started with -f: it serves one
+// control connection at a time, without forking.
+func StartSerial(t testing.TB, addr string) int {
+	t.Helper()
+	return start(t, addr, "-f")
+}
+
+func start(t testing.TB, addr string, extra ...string) int {
+	t.Helper()
 	bin := Binary(t, "netserver")
 	for try := 0; try < 20; try++ {
 		port := freePort(t, addr)
-		args := []string{"-D", "-p", strconv.Itoa(port), "-L", addr}
+		args := append([]string{"-D", "-p", strconv.Itoa(port), "-L", addr}, extra...)
 		if ip := net.ParseIP(addr); ip != nil && ip.To4() == nil {
 			args = append(args, "-6")
 		} else {
