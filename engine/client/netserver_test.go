@@ -143,11 +143,12 @@ func TestNetserverTimedCRR(t *testing.T) {
 func TestNetserverOptions(t *testing.T) {
 	port := netservertest.Start(t, "127.0.0.1")
 
+	// By a count, so that a loaded machine (netserver bound to CPU 0
+	// beside busy tests) makes it slower, never empty.
 	s := npSpec(spec.TCPRR, "127.0.0.1", port)
-	s.CPUUtil = true
+	s.CPUUtil, s.Duration, s.Transactions = true, 0, 5000
 	zero := 0
 	s.RemoteCPU, s.RemoteRecvBuffer, s.RemoteSendBuffer = &zero, 65536, 32768
-	s.Interval, s.Rate = 200*time.Millisecond, 2000
 	s.Local = "127.0.0.1"
 	res := npRun(t, s)
 	if res.RemoteCPU == nil || *res.RemoteCPU < 0 || *res.RemoteCPU > 100 || res.RemoteCPUCount == nil || *res.RemoteCPUCount < 1 || res.RemoteSD == nil {
@@ -159,11 +160,19 @@ func TestNetserverOptions(t *testing.T) {
 	if res.Config.RemoteRecvBuffer < 65536 || res.Config.RemoteSendBuffer < 32768 {
 		t.Errorf("remote buffers granted %d/%d, asked 65536/32768", res.Config.RemoteRecvBuffer, res.Config.RemoteSendBuffer)
 	}
+	if res.Remote.Transactions != 5000 {
+		t.Errorf("netserver counted %d transactions, want 5000", res.Remote.Transactions)
+	}
+
+	// Pacing and interim samples are the client's own.
+	s = npSpec(spec.TCPRR, "127.0.0.1", port)
+	s.Duration, s.Interval, s.Rate = 2*time.Second, 200*time.Millisecond, 2000
+	res = npRun(t, s)
 	if len(res.Interim) == 0 {
 		t.Error("interval: no interim sample")
 	}
-	if res.Transactions > 2*2000 {
-		t.Errorf("rate 2000/s: %d transactions in %.1f s", res.Transactions, res.Elapsed)
+	if res.Transactions > 2*2*2000 || res.Remote.Transactions != res.Transactions+res.Discarded {
+		t.Errorf("rate 2000/s: %d transactions in %.1f s, netserver counted %d", res.Transactions, res.Elapsed, res.Remote.Transactions)
 	}
 
 	// Three flows, each with its own control connection, source address
