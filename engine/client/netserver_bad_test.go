@@ -134,6 +134,7 @@ func TestNetserverRefusedOptions(t *testing.T) {
 		{func(s *spec.Spec) { *s = npSpec(spec.TCPMaerts, "127.0.0.1", 9); s.Rate = 10 }, `option rate= is not supported by netserver`},
 		{func(s *spec.Spec) { s.Duration, s.Transactions = 0, 1<<32 }, `option transactions= is not supported by netserver`},
 		{func(s *spec.Spec) { s.Host = "" }, `host: server="netserver" needs host`},
+		{func(s *spec.Spec) { s.Flows, s.DataPort = 2, 5000 }, "data_port: " + `with server="netserver" each flow has a netserver of its own`},
 		{func(s *spec.Spec) { s.Server = "netperf" }, `server: want "netscript" or "netserver"`},
 	} {
 		s := npSpec(spec.TCPRR, "127.0.0.1", 9) // nothing is ever sent there

@@ -60,6 +60,9 @@ func (s *Spec) validateServer() error {
 		return bad("host", `server="netserver" needs host: the embedded loopback server is netscript's`)
 	case s.Workload.ServerSends && s.Rate != 0:
 		return no("rate", "netserver paces its sends only when built with --enable-intervals, and says nothing of it; tcp_maerts is sent by the server")
+	case s.DataPort != 0 && s.FlowCount() > 1:
+		return bad("data_port", `with server="netserver" each flow has a netserver of its own, which binds its own data port: `+
+			"give a list of %d ports, one per flow", s.FlowCount())
 	case s.Transactions > math.MaxInt32:
 		return no("transactions", "netperf's protocol carries a count of at most 2147483647")
 	case s.Bytes > math.MaxInt32:
