@@ -180,3 +180,31 @@ func TestNetserverSerial(t *testing.T) {
 		t.Errorf("error %q: want it to name flow 1 and netserver's -f", msg)
 	}
 }
+
+// TestNetserverSysinfo: netserver 2.7.1 answers DO_SYSINFO with its
+// comma list, every field "Deprecated"; a test's note says so.
+func TestNetserverSysinfo(t *testing.T) {
+	port := netservertest.Start(t, "127.0.0.1")
+	c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write(npwire.SysinfoRequest().Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	m, err := npwire.ReadAnswer(c, "netserver", time.Now().Add(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	si, err := npwire.DecodeSysinfo(m)
+	if err != nil || !si.Deprecated() {
+		t.Errorf("DO_SYSINFO: %+v, %v", si, err)
+	}
+	s := npSpec(spec.TCPRR, "127.0.0.1", port)
+	s.Duration, s.Transactions = 0, 10
+	res := npRun(t, s)
+	if res.ServerEnv != nil || !hasNote(res, "DO_SYSINFO tells nothing") {
+		t.Errorf("server env %+v, notes %q", res.ServerEnv, res.Notes)
+	}
+}
