@@ -139,9 +139,13 @@ func (r *run) fastOpenFigures(res *result.Result, w *worker) {
 			"change in speed is not Fast Open's. Set net.ipv4.tcp_fastopen=3 on the server to use it",
 			*f.ServerSysctl, f.Accepted, f.Attempted, f.CookieRequests)
 	case f.Accepted == 0 && f.Attempted > 1 && f.ServerSysctl == nil:
+		why := "without a control connection"
+		if r.spec.Netserver() {
+			why = "(netserver does not tell it)"
+		}
 		f.Note = fmt.Sprintf("no request rode in a SYN (%d of %d connections only asked for a cookie); "+
-			"the server's net.ipv4.tcp_fastopen is unknown without a control connection, and it needs bit 2 to accept Fast Open",
-			f.CookieRequests, f.Attempted)
+			"the server's net.ipv4.tcp_fastopen is unknown %s, and it needs bit 2 to accept Fast Open",
+			f.CookieRequests, f.Attempted, why)
 	case f.Accepted == 0 && f.Attempted > 1:
 		f.Note = fmt.Sprintf("no request rode in a SYN although both kernels allow TCP Fast Open "+
 			"(%d cookie requests, %d fallbacks, %d SYN retransmissions of %d connections)",
