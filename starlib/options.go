@@ -114,6 +114,10 @@ var options = []option{
 	{"client", "this process", "the control address (\"host\" or \"host:port\") of a `netscript serve` that runs the client side " +
 		"toward host and sends the result back, so one script drives tests between other machines",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Client, err = toString(v); return }},
+	{"server", `"netscript"`, "what answers at host:port: \"netscript\" (`netscript serve`), or \"netserver\", an unmodified netperf 2.7 " +
+		"netserver spoken to in netperf's own protocol (port then defaults to 12865; one control connection per flow; " +
+		"what netserver does not report is None in the result, and its notes say so)",
+		func(s *spec.Spec, v starlark.Value) (err error) { s.Server, err = toString(v); return }},
 	{"family", "\"auto\"", "\"inet\", \"inet6\" or \"auto\" (netperf -4, -6)",
 		func(s *spec.Spec, v starlark.Value) error {
 			str, err := toString(v)
@@ -271,7 +275,7 @@ func parseSpec(w *spec.Workload, args starlark.Tuple, kwargs []starlark.Tuple) (
 	}
 	opts := optionsFor(w)
 	seen := map[string]bool{}
-	durationGiven := false
+	durationGiven, portGiven := false, false
 	for _, kv := range kwargs {
 		name := string(kv[0].(starlark.String))
 		if seen[name] {
@@ -291,6 +295,12 @@ func parseSpec(w *spec.Workload, args starlark.Tuple, kwargs []starlark.Tuple) (
 		if name == "duration" {
 			durationGiven = true
 		}
+		if name == "port" {
+			portGiven = true
+		}
+	}
+	if s.Server == spec.ServerNetserver && !portGiven {
+		s.Port = spec.NetserverPort // netserver's own default, not netscript's
 	}
 	if (s.Transactions > 0 || s.Bytes > 0) && !durationGiven {
 		s.Duration = 0 // a count was given instead of a length

@@ -130,6 +130,9 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	if s.NoControl {
 		return runNoControl(ctx, s, opt)
 	}
+	if s.Netserver() {
+		return runNetserver(ctx, s, opt)
+	}
 	ctrlAddr, err := sock.Resolve(ctx, s.Host, s.Port, s.Family)
 	if err != nil {
 		return nil, &spec.OptionError{Option: "host", Err: err}

@@ -119,7 +119,7 @@ func (r *run) fastOpenFigures(res *result.Result, w *worker) {
 	if v := sysinfo.FastOpen(); v >= 0 {
 		f.ClientSysctl = &v
 	}
-	if res.Remote != nil {
+	if res.Remote != nil && !r.spec.Netserver() { // netserver does not count them
 		n := r.remoteFastOpen
 		f.ServerAccepted = &n
 	}
@@ -139,9 +139,13 @@ func (r *run) fastOpenFigures(res *result.Result, w *worker) {
 			"change in speed is not Fast Open's. Set net.ipv4.tcp_fastopen=3 on the server to use it",
 			*f.ServerSysctl, f.Accepted, f.Attempted, f.CookieRequests)
 	case f.Accepted == 0 && f.Attempted > 1 && f.ServerSysctl == nil:
+		why := "without a control connection"
+		if r.spec.Netserver() {
+			why = "(netserver does not tell it)"
+		}
 		f.Note = fmt.Sprintf("no request rode in a SYN (%d of %d connections only asked for a cookie); "+
-			"the server's net.ipv4.tcp_fastopen is unknown without a control connection, and it needs bit 2 to accept Fast Open",
-			f.CookieRequests, f.Attempted)
+			"the server's net.ipv4.tcp_fastopen is unknown %s, and it needs bit 2 to accept Fast Open",
+			f.CookieRequests, f.Attempted, why)
 	case f.Accepted == 0 && f.Attempted > 1:
 		f.Note = fmt.Sprintf("no request rode in a SYN although both kernels allow TCP Fast Open "+
 			"(%d cookie requests, %d fallbacks, %d SYN retransmissions of %d connections)",
@@ -209,10 +213,13 @@ func (r *run) cpuFigures(res *result.Result, w *worker) {
 	}
 	if rc := r.remoteCPU; rc != nil && rc.NumCPU > 0 {
 		util, ncpu := rc.Util, rc.NumCPU
-		thread := time.Duration(rc.ThreadNs)
-		proc := percentOf(thread, time.Duration(rc.ElapsedNs), ncpu)
-		res.RemoteCPU, res.RemoteCPUCount, res.RemoteProcCPU = &util, &ncpu, &proc
-		res.RemoteSD, res.RemoteProcSD = demand(util, ncpu), timeDemand(thread)
+		res.RemoteCPU, res.RemoteCPUCount = &util, &ncpu
+		res.RemoteSD = demand(util, ncpu)
+		if rc.ThreadNs >= 0 { // a netserver does not measure its threads (-1)
+			thread := time.Duration(rc.ThreadNs)
+			proc := percentOf(thread, time.Duration(rc.ElapsedNs), ncpu)
+			res.RemoteProcCPU, res.RemoteProcSD = &proc, timeDemand(thread)
+		}
 	} else if res.Remote != nil {
 		res.Notes = append(res.Notes, "cpu_util: the server did not report its CPU")
 	}

@@ -63,6 +63,10 @@ type TestSpec struct {
 	// TestSpec that names one (it does not hand the test on).
 	Client string `json:"Client"`
 
+	// Server is what answers at Host (spec.Spec.Server): absent for
+	// netscript, so a test reads as the previous release sent it.
+	Server string `json:"Server,omitempty"`
+
 	// LivenessNs is the test's liveness option (spec.Spec.Liveness): 0
 	// the default, -1 off. Absent when 0, so a default test reads as the
 	// previous release sent it; a daemon of that release refuses a test

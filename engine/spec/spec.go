@@ -85,6 +85,11 @@ type Spec struct {
 	// toward Host on the script's behalf, and sends the result back.
 	Client string
 
+	// Server is what answers at Host:Port: ServerNetscript ("" too) or
+	// ServerNetserver, an unmodified netserver spoken to in netperf's
+	// control protocol (one control connection per flow).
+	Server string
+
 	// Liveness bounds how long the test runs on with no sign of life: no
 	// progress on any data connection, or (with a control connection)
 	// nothing from the server, whose heartbeats it asks for. 0 is

@@ -34,6 +34,9 @@ func (s *Spec) Validate() error {
 	if err := s.validateOptions(); err != nil {
 		return err
 	}
+	if err := s.validateServer(); err != nil {
+		return err
+	}
 	if err := s.validateEnd(); err != nil {
 		return err
 	}

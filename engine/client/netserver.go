@@ -1,0 +1,388 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"syscall"
+	"time"
+
+	"netscript/engine/npwire"
+	"netscript/engine/proto"
+	"netscript/engine/result"
+	"netscript/engine/sock"
+	"netscript/engine/spec"
+	"netscript/engine/sysinfo"
+)
+
+// A test with server="netserver" runs against an unmodified netserver
+// (netperf 2.7) in netperf's own control protocol: one control
+// connection per flow, each carrying the request netperf sends for the
+// workload (DO_OMNI, or DO_TCP_CC), netserver's response with its data
+// port, and after the test its results. The data path is the one every
+// test runs (newWorker, the workload's loops, one start for all flows);
+// only the far end's side of the conversation differs. netserver sends no
+// heartbeats and cannot be told to stop: the client ends each flow as
+// netperf does (a half-close, end-of-test datagrams), or netserver's own
+// timer does.
+
+// errConnRefused is what connecting to a port nothing listens on fails with.
+const errConnRefused = syscall.ECONNREFUSED
+
+// npConn is one flow's control connection to a netserver.
+type npConn struct {
+	c        net.Conn
+	dataPort int
+	omni     *npwire.OmniResponse  // nil for TCP_CC
+	tcc      *npwire.TCPCCResponse // TCP_CC
+	figs     *npwire.Figures
+	err      error
+}
+
+// npDial opens a control connection to a netserver within timeout, naming
+// what is wrong when nothing listens there.
+func npDial(ctx context.Context, addr netip.AddrPort, timeout time.Duration) (net.Conn, error) {
+	d := net.Dialer{Timeout: timeout}
+	c, err := d.DialContext(ctx, "tcp", addr.String())
+	if err == nil {
+		return c, nil
+	}
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		return nil, fmt.Errorf(`server="netserver": no answer from %s within %v (host down or filtered?)`, addr, timeout)
+	case errors.Is(err, errConnRefused):
+		return nil, fmt.Errorf(`server="netserver": nothing listens at %s (connection refused): start netserver -p %d there`, addr, addr.Port())
+	}
+	return nil, fmt.Errorf(`server="netserver": dial %s: %w`, addr, err)
+}
+
+// npExchange sends m and reads the answer before deadline; first says it
+// is the far end's first answer, which may show it is no netserver.
+func npExchange(c net.Conn, addr string, m *npwire.Message, deadline time.Time, first bool) (*npwire.Message, error) {
+	c.SetWriteDeadline(deadline)
+	_, err := c.Write(m.Bytes())
+	c.SetWriteDeadline(time.Time{})
+	if err != nil {
+		return nil, fmt.Errorf(`server="netserver": sending %s to %s: %w`, npwire.Name(m.Type), addr, err)
+	}
+	if first {
+		return npwire.ReadFirstAnswer(c, addr, deadline)
+	}
+	return npwire.ReadAnswer(c, addr, deadline)
+}
+
+// npSysinfo asks the netserver of c what its machine is (DO_SYSINFO) and
+// returns it as env() describes a machine, or nil when it says nothing
+// (netperf 2.7's netserver answers "Deprecated").
+func npSysinfo(c net.Conn, addr string, deadline time.Time) (*sysinfo.Info, error) {
+	m, err := npExchange(c, addr, npwire.SysinfoRequest(), deadline, true)
+	if err != nil {
+		return nil, err
+	}
+	si, err := npwire.DecodeSysinfo(m)
+	if err != nil {
+		var se *npwire.ServerError
+		if errors.As(err, &se) {
+			return nil, nil // an older netserver: it says nothing of itself
+		}
+		return nil, err
+	}
+	if si.Deprecated() {
+		return nil, nil
+	}
+	return &sysinfo.Info{OS: si.Sysname, Kernel: si.Release, KernelVersion: si.Version, Arch: si.Machine}, nil
+}
+
+// runNetserver runs the test s against the netserver at s.Host:s.Port.
+func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) {
+	ctrl, err := sock.Resolve(ctx, s.Host, s.Port, s.Family)
+	if err != nil {
+		return nil, &spec.OptionError{Option: "host", Err: err}
+	}
+	r := &run{spec: s, opt: opt, ctrl: ctrl}
+	r.ready.TCPFastOpen = -1 // unknown: netserver does not say
+	r.ready.Server.Version = "netserver"
+	conns, err := npSetUp(ctx, &s, ctrl, &r.ready)
+	defer func() {
+		for _, c := range conns {
+			c.c.Close()
+		}
+	}()
+	if err != nil {
+		return nil, err
+	}
+	// The data path toward the ports netserver gave, one per flow.
+	r.spec.DataPorts, r.spec.DataPort = make([]int, len(conns)), 0
+	for i, c := range conns {
+		r.spec.DataPorts[i] = c.dataPort
+	}
+	w, err := newWorker(&r.spec, ctrl.Addr(), conns[0].dataPort, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	r.w = w
+	release, err := opt.takeThreads(w.threads())
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	t0, err := r.startTime(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	lv := r.liveness() // the stall check; netserver sends no heartbeats
+	lv.start = later(time.Now(), t0)
+	stallErr := r.measure(ctx, w, nil, t0, lv)
+	stalled, _ := stallErr.(*StallError)
+	r.finish(w, stallErr)
+	return r.npEnd(ctx, w, conns, stalled, lv)
+}
+
+// npSetUp opens every flow's control connection, asks the first for
+// netserver's DO_SYSINFO and sends each flow's request; rd gets what the
+// first flow's netserver granted. It returns the connections opened, for
+// the caller to close, also on an error.
+func npSetUp(ctx context.Context, s *spec.Spec, ctrl netip.AddrPort, rd *proto.Ready) ([]*npConn, error) {
+	nf := npwire.FamilyToNF(familyOf(ctrl.Addr()))
+	addr := ctrl.String()
+	n := s.FlowCount()
+	conns := make([]*npConn, 0, n)
+	for i := 0; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return conns, err
+		}
+		c, err := npDial(ctx, ctrl, s.ConnectTimeout)
+		if err != nil {
+			return conns, npFlowErr(i, n, err)
+		}
+		nc := &npConn{c: c}
+		conns = append(conns, nc)
+		deadline := time.Now().Add(s.ConnectTimeout)
+		if i == 0 {
+			env, err := npSysinfo(c, addr, deadline)
+			if err != nil {
+				return conns, err
+			}
+			rd.Server.Env = env
+		}
+		if err := nc.setUp(s, i, nf, addr, deadline); err != nil {
+			return conns, npFlowErr(i, n, err)
+		}
+	}
+	rd.DataPort = conns[0].dataPort
+	conns[0].granted(rd)
+	return conns, nil
+}
+
+// npEnd ends a test against netservers after its loops: end-of-test
+// datagrams while waiting, what a sending netserver sent past the
+// interval, every flow's results, and the result.
+func (r *run) npEnd(ctx context.Context, w *worker, conns []*npConn, stalled *StallError, lv *liveness) (*result.Result, error) {
+	stopMarkers := npMarkers(w)
+	var drained uint64
+	if w.kind.ServerSends && stalled == nil {
+		// netserver sends a second past the interval, then closes.
+		drained = w.drainAfterStop(drainTimeout + time.Second)
+	}
+	wait := npResultsWait(&r.spec)
+	if stalled != nil {
+		wait = min(wait, lv.bound) // a stalled path may never let netserver finish
+	}
+	unwait := context.AfterFunc(ctx, func() {
+		for _, c := range conns {
+			c.c.Close() // cancelled: no more waiting for results (a deadline could be set again)
+		}
+	})
+	npResults(conns, &r.spec, time.Now().Add(wait))
+	unwait()
+	stopMarkers()
+	res := r.build(w)
+	res.Drained = drained
+	var rerr error
+	for i, c := range conns {
+		if c.err != nil {
+			rerr = npFlowErr(i, len(conns), c.err)
+			break
+		}
+	}
+	switch {
+	case rerr == nil:
+		r.npRemote(res, conns)
+	case ctx.Err() != nil:
+		r.figures(res, w) // interrupted: what was measured, without netserver's counts
+		return res, r.outcome(ctx, res, stalled, w.firstErr())
+	case stalled == nil:
+		return r.fail(res, w, nil, rerr)
+	}
+	r.figures(res, w)
+	note := npNote
+	if r.ready.Server.Env == nil {
+		note += "; its DO_SYSINFO tells nothing of its machine (netperf 2.7 answers \"Deprecated\"), so the record has no server_env"
+	}
+	res.Notes = append(res.Notes, note)
+	return res, r.outcome(ctx, res, stalled, w.firstErr())
+}
+
+// npNote says which figures a netserver cannot give.
+const npNote = `server="netserver": netserver does not report accepts, errors, peers, its threads' CPU time or affinity, ` +
+	"or Fast Open on its side, so remote.accepts is 0 and those figures are None; remote.elapsed is netserver's own clock"
+
+// npFlowErr names the flow of a test of several.
+func npFlowErr(i, n int, err error) error {
+	if n > 1 {
+		return &spec.FlowError{Flow: i, Flows: n, Err: err}
+	}
+	return err
+}
+
+// setUp sends flow i's request and reads netserver's response.
+func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline time.Time) error {
+	local := 0
+	if _, p := s.LocalFor(i); p > 0 {
+		local = p
+	}
+	if s.Workload == spec.TCPCC {
+		m, err := npExchange(nc.c, addr, tccRequest(s, i, nf), deadline, i > 0)
+		if err != nil {
+			return err
+		}
+		if err := npwire.CheckResponse(m, npwire.TypeDoTCPCC, npwire.TypeTCPCCResponse); err != nil {
+			return npSetupErr(err, addr)
+		}
+		nc.tcc = npwire.DecodeTCPCCResponse(m)
+		nc.dataPort = int(nc.tcc.DataPort)
+	} else {
+		m, err := npExchange(nc.c, addr, omniRequest(s, i, nf, local), deadline, i > 0)
+		if err != nil {
+			return err
+		}
+		if err := npwire.CheckResponse(m, npwire.TypeDoOmni, npwire.TypeOmniResponse); err != nil {
+			return npSetupErr(err, addr)
+		}
+		nc.omni = npwire.DecodeOmniResponse(m)
+		nc.dataPort = int(nc.omni.DataPort)
+	}
+	if nc.dataPort <= 0 || nc.dataPort > 65535 {
+		return fmt.Errorf(`server="netserver": %s gave data port %d, which is no port`, addr, nc.dataPort)
+	}
+	if want := s.DataPortFor(i); want != 0 && nc.dataPort != want {
+		return spec.Bad("data_port", "netserver at %s listens on %d, not on the %d asked for", addr, nc.dataPort, want)
+	}
+	return nil
+}
+
+// npSetupErr explains a refused request.
+func npSetupErr(err error, addr string) error {
+	var se *npwire.ServerError
+	if errors.As(err, &se) && se.Errno == npwire.UnknownRequest {
+		return fmt.Errorf(`server="netserver": the netserver at %s does not know %s (errno 998): `+
+			"a netserver of another version (before 2.5, or built without the omni tests); netscript speaks to netperf 2.7's", addr, se.What)
+	}
+	return fmt.Errorf(`server="netserver": %s: %w`, addr, err)
+}
+
+// granted puts what the netserver granted into Ready's terms.
+func (nc *npConn) granted(rd *proto.Ready) {
+	if o := nc.omni; o != nil {
+		rd.Buffers.Send, rd.Buffers.Recv = int(max(o.SendBufSize, 0)), int(max(o.RecvBufSize, 0))
+		rd.SendSize, rd.RecvSize = int(int32(o.SendSize)), int(int32(o.RecvSize))
+		rd.SendSize, rd.RecvSize = max(rd.SendSize, 0), max(rd.RecvSize, 0)
+	} else if t := nc.tcc; t != nil {
+		rd.Buffers.Send, rd.Buffers.Recv = int(max(t.SendBufSize, 0)), int(max(t.RecvBufSize, 0))
+	}
+}
+
+// npResults reads every flow's results, each before deadline, at once.
+func npResults(conns []*npConn, s *spec.Spec, deadline time.Time) {
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Go(func() {
+			addr := c.c.RemoteAddr().String()
+			m, err := npwire.ReadAnswer(c.c, addr, deadline)
+			if err != nil {
+				c.err = fmt.Errorf("no results: %w", err)
+				return
+			}
+			if c.tcc != nil {
+				c.figs, c.err = npwire.TCPCCFigures(m, s.CPUUtil && c.tcc.MeasureCPU != 0)
+			} else {
+				// Only a netserver that said it measures its CPU has CPU
+				// words that are not garbage.
+				c.figs, c.err = npwire.OmniFigures(m, s.CPUUtil && c.omni.Flags&npwire.OmniMeasureCPU != 0)
+			}
+			// As netperf: half-close the control connection; netserver
+			// closes its side when it has nothing more to do.
+			if tc, ok := c.c.(*net.TCPConn); ok {
+				tc.CloseWrite()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// npMarkers sends every datagram flow's end-of-test marker (a zero-length
+// datagram, which ends netserver's loop) until the returned function is
+// called: a marker can be lost like any datagram, so one goes every
+// 100 ms while the client waits for the results.
+func npMarkers(w *worker) (stop func()) {
+	if !w.kind.Datagram {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			for _, f := range w.flows {
+				if f.fd >= 0 {
+					sock.SendEmpty(f.fd)
+				}
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// npRemote puts the netservers' counts into the result: each flow's own,
+// and their sum (the longest elapsed time) as remote.
+func (r *run) npRemote(res *result.Result, conns []*npConn) {
+	rem := &result.Remote{Errors: map[string]uint64{}}
+	var util float64
+	var ncpu, measured int
+	for i, c := range conns {
+		f := c.figs
+		rem.Transactions += f.Transactions
+		rem.BytesSent += f.BytesSent
+		rem.BytesReceived += f.BytesReceived
+		rem.SendCalls += f.SendCalls
+		rem.RecvCalls += f.RecvCalls
+		rem.Elapsed = max(rem.Elapsed, f.Elapsed)
+		if i < len(res.Flows) {
+			res.Flows[i].Remote = &result.FlowRemote{Transactions: f.Transactions, BytesSent: f.BytesSent,
+				BytesReceived: f.BytesReceived, RecvCalls: f.RecvCalls, SendCalls: f.SendCalls}
+		}
+		if f.CPU != nil {
+			// Every flow's netserver measured the same machine.
+			util += f.CPU.Util
+			ncpu = f.CPU.NumCPU
+			measured++
+		}
+	}
+	res.Remote = rem
+	if measured > 0 {
+		r.remoteCPU = &proto.CPUReport{Util: util / float64(measured), NumCPU: ncpu, ThreadNs: -1,
+			ElapsedNs: int64(rem.Elapsed * 1e9)}
+	}
+	res.Config.RemoteCPUAffinity = nil
+}

@@ -1,0 +1,210 @@
+package client_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"netscript/engine/client"
+	"netscript/engine/client/netservertest"
+	"netscript/engine/npwire"
+	"netscript/engine/spec"
+	"netscript/engine/workload"
+)
+
+// npFail runs s and returns its error, failing t if it succeeded or took
+// far longer than its connect timeout (a hang).
+func npFail(t *testing.T, s spec.Spec) string {
+	t.Helper()
+	t0 := time.Now()
+	_, err := client.Run(context.Background(), s, client.Options{})
+	if err == nil {
+		t.Fatalf("%s against a far end that is not a netserver: no error", s.Workload.Name)
+	}
+	if d := time.Since(t0); d > s.ConnectTimeout+20*time.Second {
+		t.Errorf("the error took %v (connect_timeout %v): %v", d, s.ConnectTimeout, err)
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("error of more than one line: %q", err)
+	}
+	return err.Error()
+}
+
+// fakeFarEnd listens on 127.0.0.1 and serves each connection with serve.
+func fakeFarEnd(t *testing.T, serve func(c net.Conn)) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				serve(c)
+			}()
+		}
+	}()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TestNetserverNotNetserver: server="netserver" aimed at something else
+// says in one line what answered, within the connect timeout.
+func TestNetserverNotNetserver(t *testing.T) {
+	daemon := startServer(t, &workload.Threads{})
+	web := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(web.Close)
+	webPort := web.Listener.Addr().(*net.TCPAddr).Port
+	silent := fakeFarEnd(t, func(c net.Conn) { io.Copy(io.Discard, c) })
+	nothing := fakeFarEnd(t, func(net.Conn) {})
+	short := fakeFarEnd(t, func(c net.Conn) {
+		io.ReadFull(c, make([]byte, npwire.MessageSize))
+		c.Write(make([]byte, 100)) // a netserver whose messages are shorter
+		io.Copy(io.Discard, c)
+	})
+	preOmni := fakeFarEnd(t, func(c net.Conn) {
+		// A netserver that knows neither DO_SYSINFO nor DO_OMNI answers
+		// each with errno 998 (netserver.c's default case).
+		for {
+			m, err := npwire.Read(c)
+			if err != nil {
+				return
+			}
+			r := &npwire.Message{Type: m.Type, Word2: npwire.UnknownRequest}
+			if _, err := c.Write(r.Bytes()); err != nil {
+				return
+			}
+		}
+	})
+	refused := freeTCPPort(t)
+	for _, c := range []struct {
+		name string
+		port int
+		want string
+	}{
+		{"netscript daemon", int(daemon.Port()), "netscript daemon"},
+		{"HTTP server", webPort, "HTTP server"},
+		{"silent listener", silent, "silent listener"},
+		{"closes at once", nothing, "the connection without an answer"}, // closed, or reset
+		{"nothing listening", refused, "nothing listens"},
+		{"short messages", short, "answered 100 bytes"},
+		{"pre-omni netserver", preOmni, "does not know DO_OMNI (errno 998)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := npSpec(spec.TCPRR, "127.0.0.1", c.port)
+			s.ConnectTimeout = time.Second
+			msg := npFail(t, s)
+			if !strings.Contains(msg, c.want) || !strings.Contains(msg, fmt.Sprint(c.port)) {
+				t.Errorf("error %q: want it to say %q about port %d", msg, c.want, c.port)
+			}
+		})
+	}
+}
+
+// freeTCPPort is a port nothing listens on.
+func freeTCPPort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TestNetserverRefusedOptions: what netserver cannot do is refused by
+// name before any traffic.
+func TestNetserverRefusedOptions(t *testing.T) {
+	for _, c := range []struct {
+		mod  func(s *spec.Spec)
+		want string
+	}{
+		{func(s *spec.Spec) { s.Client = "127.0.0.1" }, `server="netserver": option client= is not supported by netserver`},
+		{func(s *spec.Spec) { s.NoControl, s.DataPort = true, 9 }, `server="netserver": option control= is not supported by netserver`},
+		{func(s *spec.Spec) { *s = npSpec(spec.TCPMaerts, "127.0.0.1", 9); s.Rate = 10 }, `option rate= is not supported by netserver`},
+		{func(s *spec.Spec) { s.Duration, s.Transactions = 0, 1<<32 }, `option transactions= is not supported by netserver`},
+		{func(s *spec.Spec) { s.Host = "" }, `host: server="netserver" needs host`},
+		{func(s *spec.Spec) { s.Flows, s.DataPort = 2, 5000 }, "data_port: " + `with server="netserver" each flow has a netserver of its own`},
+		{func(s *spec.Spec) { s.Server = "netperf" }, `server: want "netscript" or "netserver"`},
+	} {
+		s := npSpec(spec.TCPRR, "127.0.0.1", 9) // nothing is ever sent there
+		c.mod(&s)
+		_, err := client.Run(context.Background(), s, client.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
+
+// TestNetserverUnknownRequest: a real netserver answers a request it does
+// not know with errno 998, which is how an older one answers DO_OMNI.
+func TestNetserverUnknownRequest(t *testing.T) {
+	port := netservertest.Start(t, "127.0.0.1")
+	c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write((&npwire.Message{Type: 12345, Word2: -1}).Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	m, err := npwire.ReadAnswer(c, "netserver", time.Now().Add(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = npwire.CheckResponse(m, npwire.TypeDoOmni, npwire.TypeOmniResponse)
+	if err == nil || !strings.Contains(err.Error(), "errno 998") {
+		t.Errorf("netserver's answer to an unknown request (type %d, errno %d): %v", m.Type, m.Word2, err)
+	}
+}
+
+// TestNetserverSerial: a netserver started with -f serves one control
+// connection at a time, so the second flow of a test gets no answer, and
+// the error says why that may be.
+func TestNetserverSerial(t *testing.T) {
+	port := netservertest.StartSerial(t, "127.0.0.1")
+	s := npSpec(spec.TCPRR, "127.0.0.1", port)
+	s.Flows, s.ConnectTimeout = 2, time.Second
+	msg := npFail(t, s)
+	if !strings.Contains(msg, "flow 1 of 2") || !strings.Contains(msg, "started with -f") {
+		t.Errorf("error %q: want it to name flow 1 and netserver's -f", msg)
+	}
+}
+
+// TestNetserverSysinfo: netserver 2.7.1 answers DO_SYSINFO with its
+// comma list, every field "Deprecated"; a test's note says so.
+func TestNetserverSysinfo(t *testing.T) {
+	port := netservertest.Start(t, "127.0.0.1")
+	c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write(npwire.SysinfoRequest().Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	m, err := npwire.ReadAnswer(c, "netserver", time.Now().Add(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	si, err := npwire.DecodeSysinfo(m)
+	if err != nil || !si.Deprecated() {
+		t.Errorf("DO_SYSINFO: %+v, %v", si, err)
+	}
+	s := npSpec(spec.TCPRR, "127.0.0.1", port)
+	s.Duration, s.Transactions = 0, 10
+	res := npRun(t, s)
+	if res.ServerEnv != nil || !hasNote(res, "DO_SYSINFO tells nothing") {
+		t.Errorf("server env %+v, notes %q", res.ServerEnv, res.Notes)
+	}
+}
