@@ -2,9 +2,9 @@ package npwire
 
 import "strings"
 
-// SysinfoDeprecated is what netserver 2.7 answers DO_SYSINFO with: four
+// SysinfoDeprecatedAnswer is what netserver 2.7 answers DO_SYSINFO with: four
 // comma-led "Deprecated" fields where it once named its system.
-const SysinfoDeprecated = ",Deprecated,Deprecated,Deprecated,Deprecated"
+const SysinfoDeprecatedAnswer = "," + SysinfoDeprecated + "," + SysinfoDeprecated + "," + SysinfoDeprecated + "," + SysinfoDeprecated
 
 // SysinfoResponse is the SYSINFO_RESPONSE to DO_SYSINFO: its body is a
 // NUL-terminated string of comma-led fields, sent raw (no word of it is put

@@ -155,7 +155,7 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
 			}
 			pending = true
 		case npwire.TypeDoSysinfo:
-			err = npwire.Write(c, (&npwire.SysinfoResponse{Fields: strings.Split(npwire.SysinfoDeprecated, ",")[1:]}).Message(), hs)
+			err = npwire.Write(c, (&npwire.SysinfoResponse{Fields: strings.Split(npwire.SysinfoDeprecatedAnswer, ",")[1:]}).Message(), hs)
 		case npwire.TypeCPUCalibrate:
 			err = npwire.Write(c, (&npwire.CPUCalibrateResponse{Rate: npCPURate, NumCPUs: int32(npNumCPUs())}).Message(0), hs)
 		case npwire.TypeDebugOn, npwire.TypeDebugOff:

@@ -112,7 +112,7 @@ func TestNetperfRefusals(t *testing.T) {
 	}
 	// The connection still serves.
 	if r := npAsk(t, c, &npwire.Message{Type: npwire.TypeDoSysinfo}); r.Type != npwire.TypeSysinfoResponse ||
-		r.String(0, 64) != npwire.SysinfoDeprecated {
+		r.String(0, 64) != npwire.SysinfoDeprecatedAnswer {
 		t.Errorf("DO_SYSINFO answered %s %q", npwire.Name(r.Type), r.String(0, 64))
 	}
 	r := npAsk(t, c, &npwire.Message{Type: npwire.TypeCPUCalibrate})
