@@ -113,6 +113,9 @@ func (r *Record) Attr(name string) (starlark.Value, error) {
 	if !ok {
 		return nil, nil // starlark reports "has no .name field or method"
 	}
+	if !reported(r.v, name) {
+		return starlark.None, nil
+	}
 	return toStarlark(r.v.Field(i)), nil
 }
 
@@ -125,6 +128,20 @@ func (r *Record) AttrNames() []string {
 	names = append(names, "to_dict")
 	sort.Strings(names)
 	return names
+}
+
+// partial is a struct some of whose fields its source may not report
+// (result.Remote toward a netserver): those read as None.
+type partial interface{ Reported(name string) bool }
+
+// reported reports whether the struct v's field called name holds a
+// figure its source reported.
+func reported(v reflect.Value, name string) bool {
+	if !v.CanInterface() {
+		return true
+	}
+	p, ok := v.Interface().(partial)
+	return !ok || p.Reported(name)
 }
 
 // toStarlark converts a field: nested structs stay Records, maps and slices
@@ -179,6 +196,10 @@ func toPlain(v reflect.Value) starlark.Value {
 		d := starlark.NewDict(t.NumField())
 		for i := 0; i < t.NumField(); i++ {
 			if name := jsonName(t.Field(i)); name != "" {
+				if !reported(v, name) {
+					d.SetKey(starlark.String(name), starlark.None)
+					continue
+				}
 				d.SetKey(starlark.String(name), toPlain(v.Field(i)))
 			}
 		}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"netscript/engine/cpu"
@@ -220,7 +221,7 @@ func (r *run) cpuFigures(res *result.Result, w *worker) {
 			proc := percentOf(thread, time.Duration(rc.ElapsedNs), ncpu)
 			res.RemoteProcCPU, res.RemoteProcSD = &proc, timeDemand(thread)
 		}
-	} else if res.Remote != nil {
+	} else if res.Remote != nil && !hasNote(res.Notes, "cpu_util: remote_cpu is None") {
 		res.Notes = append(res.Notes, "cpu_util: the server did not report its CPU")
 	}
 }
@@ -239,4 +240,14 @@ func percentOf(t, elapsed time.Duration, ncpu int) float64 {
 		return p
 	}
 	return 0
+}
+
+// hasNote reports whether a note starting with prefix was made.
+func hasNote(notes []string, prefix string) bool {
+	for _, n := range notes {
+		if strings.HasPrefix(n, prefix) {
+			return true
+		}
+	}
+	return false
 }

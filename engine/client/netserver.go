@@ -229,8 +229,7 @@ func (r *run) npEnd(ctx context.Context, w *worker, conns []*npConn, stalled *St
 }
 
 // npNote says which figures a netserver cannot give.
-const npNote = `server="netserver": netserver does not report accepts, errors, peers, its threads' CPU time or affinity, ` +
-	"or Fast Open on its side, so remote.accepts is 0 and those figures are None; remote.elapsed is netserver's own clock"
+const npNote = `server="netserver": netserver does not report accepts, errors, peers, its threads' CPU or Fast Open on its side (None); remote.elapsed is its own clock`
 
 // npFlowErr names the flow of a test of several.
 func npFlowErr(i, n int, err error) error {
@@ -357,9 +356,10 @@ func npMarkers(w *worker) (stop func()) {
 // npRemote puts the netservers' counts into the result: each flow's own,
 // and their sum (the longest elapsed time) as remote.
 func (r *run) npRemote(res *result.Result, conns []*npConn) {
-	rem := &result.Remote{Errors: map[string]uint64{}}
+	rem := &result.Remote{Errors: map[string]uint64{}, Unreported: []string{"accepts", "errors", "peers"}}
 	var util float64
 	var ncpu, measured int
+	why := ""
 	for i, c := range conns {
 		f := c.figs
 		rem.Transactions += f.Transactions
@@ -377,9 +377,14 @@ func (r *run) npRemote(res *result.Result, conns []*npConn) {
 			util += f.CPU.Util
 			ncpu = f.CPU.NumCPU
 			measured++
+		} else if f.CPUWhy != "" {
+			why = f.CPUWhy
 		}
 	}
 	res.Remote = rem
+	if measured == 0 && why != "" {
+		res.Notes = append(res.Notes, "cpu_util: remote_cpu is None: "+why)
+	}
 	if measured > 0 {
 		r.remoteCPU = &proto.CPUReport{Util: util / float64(measured), NumCPU: ncpu, ThreadNs: -1,
 			ElapsedNs: int64(rem.Elapsed * 1e9)}

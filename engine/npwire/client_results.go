@@ -24,6 +24,9 @@ type Figures struct {
 	// CPU is the server's system-wide CPU utilisation, when it was asked
 	// to measure it and reported a usable figure; nil otherwise.
 	CPU *CPU
+	// CPUWhy, when the CPU was asked for and CPU is nil, says what
+	// netserver sent instead.
+	CPUWhy string
 }
 
 // CPU is a netserver's CPU measurement.
@@ -102,6 +105,23 @@ func checkElapsed(e float32) (float64, error) {
 	return f, nil
 }
 
+// cpuWhy says why netserver's CPU words are no measurement.
+func cpuWhy(util float32, ncpu int32) string {
+	u := float64(util)
+	switch {
+	case ncpu <= 0 || ncpu > 1<<16:
+		return fmt.Sprintf("netserver reported %d CPUs", ncpu)
+	case u < -0.5 && u > -1.5:
+		return "netserver measured no CPU (-1)"
+	case u > 100.5 && u < 1e6:
+		// netserver 2.7 measures a timed connection test's CPU over its
+		// own timer (the test and 4 s of pad) and divides by the test's
+		// length (netperf -C prints the same figure).
+		return fmt.Sprintf("netserver reported %.1f %% (it measures a timed connection test over its padded timer; transactions= avoids the pad)", u)
+	}
+	return fmt.Sprintf("netserver reported %v %%, not a utilisation", util)
+}
+
 // cpuOf is a usable CPU figure or nil: a utilisation outside [0, 100]
 // by more than rounding (netserver's -1 says it measured nothing), or no
 // CPUs, is no measurement.
@@ -132,6 +152,9 @@ func OmniFigures(m *Message, cpu bool) (*Figures, error) {
 	}
 	if cpu {
 		f.CPU = cpuOf(r.CPUUtil, int32(r.NumCPUs), r.CPUMethod)
+		if f.CPU == nil {
+			f.CPUWhy = cpuWhy(r.CPUUtil, int32(r.NumCPUs))
+		}
 	}
 	return f, nil
 }
@@ -152,6 +175,9 @@ func TCPCCFigures(m *Message, cpu bool) (*Figures, error) {
 	f := &Figures{Transactions: uint64(r.TransReceived), RecvCalls: uint64(r.RecvCalls), Elapsed: el}
 	if cpu {
 		f.CPU = cpuOf(r.CPUUtil, r.NumCPUs, uint32(r.CPUMethod))
+		if f.CPU == nil {
+			f.CPUWhy = cpuWhy(r.CPUUtil, r.NumCPUs)
+		}
 	}
 	return f, nil
 }

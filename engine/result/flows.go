@@ -145,6 +145,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 			rem.Elapsed = math.Max(rem.Elapsed, r.Remote.Elapsed)
 			AddErrors(rem.Errors, r.Remote.Errors)
 			rem.Peers = appendNew(rem.Peers, r.Remote.Peers...)
+			rem.Unreported = appendNew(rem.Unreported, r.Remote.Unreported...)
 		}
 	}
 	out.Remote = rem

@@ -6,6 +6,7 @@ package result
 import (
 	"netscript/engine/hist"
 	"netscript/engine/sysinfo"
+	"slices"
 )
 
 // Units of throughput, spelled as netperf spells them.
@@ -208,4 +209,14 @@ type Remote struct {
 	Peers         []string          `json:"peers"` // distinct client addresses seen
 	SendCalls     uint64            `json:"send_calls"`
 	RecvCalls     uint64            `json:"recv_calls"` // UDP_STREAM: datagrams received
+	// Unreported names the fields above (by their json names) that the far
+	// end does not report, such as a netserver's accepts, errors and
+	// peers; scripts read them as None, not as a zero that was counted.
+	Unreported []string `json:"unreported,omitempty"`
+}
+
+// Reported reports whether the far end reports the field of Remote whose
+// json name is name.
+func (r Remote) Reported(name string) bool {
+	return !slices.Contains(r.Unreported, name)
 }
