@@ -25,17 +25,6 @@ func (r *SysinfoResponse) Message() *Message {
 	return m
 }
 
-// DecodeSysinfoResponse reads the fields of a SYSINFO_RESPONSE.
-func DecodeSysinfoResponse(m *Message) *SysinfoResponse {
-	s := m.String(0, len(m.Body))
-	r := &SysinfoResponse{}
-	if s == "" {
-		return r
-	}
-	r.Fields = strings.Split(strings.TrimPrefix(s, ","), ",")
-	return r
-}
-
 // CPUCalibrateResponse is netserver's answer to CPU_CALIBRATE (the
 // response carries the request's code): the rate its CPU meter calibrated
 // (netserver on Linux measures with /proc/stat, which needs none, and says

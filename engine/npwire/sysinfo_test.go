@@ -7,14 +7,15 @@ import (
 
 func TestSysinfoAndCalibrate(t *testing.T) {
 	m := (&SysinfoResponse{Fields: []string{"Deprecated", "Deprecated", "Deprecated", "Deprecated"}}).Message()
-	if got := m.String(0, len(m.Body)); got != SysinfoDeprecated {
+	if got := m.String(0, len(m.Body)); got != SysinfoDeprecatedAnswer {
 		t.Errorf("sysinfo body %q", got)
 	}
 	if m.Type != TypeSysinfoResponse {
 		t.Errorf("type %d", m.Type)
 	}
-	if got := DecodeSysinfoResponse(m).Fields; len(got) != 4 || got[0] != "Deprecated" {
-		t.Errorf("fields %q", got)
+	// What the server sends, the client reads (DecodeSysinfo).
+	if got, err := DecodeSysinfo(m); err != nil || !got.Deprecated() {
+		t.Errorf("decoded as %+v, %v", got, err)
 	}
 	c := &CPUCalibrateResponse{Rate: 100, NumCPUs: 2}
 	cm := c.Message(0)
