@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -36,6 +37,9 @@ const (
 )
 
 func main() {
+	if filepath.Base(os.Args[0]) == "netperf" {
+		os.Exit(netperfCommand(os.Args[1:])) // invoked as netperf, it is netperf
+	}
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -51,6 +55,8 @@ func run(args []string) int {
 			return exitOK
 		case "serve":
 			return serve(args[1:])
+		case "netperf":
+			return netperfCommand(args[1:])
 		case "help", "-h", "--help":
 			usage(os.Stdout)
 			return exitOK

@@ -1,0 +1,62 @@
+package netperfcli
+
+import (
+	"netscript/engine/spec"
+)
+
+// Spec is the test one iteration of c runs, against the embedded loopback
+// server when c names no host.
+func (c *Command) Spec() (spec.Spec, error) {
+	s := spec.Default(c.Test)
+	target(c, &s)
+	s.Family = c.Family
+	switch {
+	case c.Count > 0 && c.Test.RR():
+		s.Duration, s.Transactions = 0, uint64(c.Count)
+	case c.Count > 0:
+		s.Duration, s.Bytes = 0, uint64(c.Count)
+	case c.Duration > 0:
+		s.Duration = c.Duration
+	}
+	if c.Request > 0 {
+		s.Request = c.Request
+	}
+	if c.Response > 0 {
+		s.Response = c.Response
+	}
+	s.SendSize, s.RecvSize = c.SendSize, c.RecvSize
+	s.SendBuffer, s.RecvBuffer = c.SendBuffer, c.RecvBuffer
+	s.RemoteSendBuffer, s.RemoteRecvBuffer = c.RemoteSendBuffer, c.RemoteRecvBuffer
+	s.Burst, s.NoDelay, s.FastOpen = c.Burst, c.NoDelay, c.FastOpen
+	s.Local = c.Local
+	if c.DataLocal != "" {
+		s.Local = c.DataLocal
+	}
+	s.LocalPort, s.DataPort = c.LocalPort, c.DataPort
+	s.LocalPortRange = c.PortRange
+	s.Brand = c.Brand
+	s.CPUUtil = c.LocalCPU || c.RemoteCPU
+	s.CPU, s.RemoteCPU = c.CPU, c.RemoteCPUBind
+	s.Interval = c.Demo
+	s.Rate = c.Rate
+	s.NoControl = c.NoControl
+	return s, s.Validate()
+}
+
+// target points s at the far end netperf's -H and -p name: no -H is the
+// embedded loopback server; -H host is netserver's control port, 12865
+// unless -p says otherwise. Until spec.Spec can say that the far end speaks
+// netserver's protocol, the far end of -H is a netscript daemon (netscript
+// serve) at that host and port.
+func target(c *Command, s *spec.Spec) {
+	if c.Host == "" {
+		if c.Port != 0 {
+			s.Port = c.Port
+		}
+		return
+	}
+	s.Host, s.Port = c.Host, NetserverPort
+	if c.Port != 0 {
+		s.Port = c.Port
+	}
+}
