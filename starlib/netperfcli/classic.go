@@ -34,10 +34,14 @@ func testTitle(w *spec.Workload) string {
 // the request/response tests that keep their connection).
 func firstBurst(w *spec.Workload) bool { return w.Netperf == "TCP_RR" || w.Netperf == "UDP_RR" }
 
-// brandPrinted reports whether the classic table of w carries the -B brand
-// (netperf 2.7.1 drops it from TCP_CRR, TCP_CC and UDP_STREAM).
-func brandPrinted(w *spec.Workload) bool {
-	switch w.Netperf {
+// brandPrinted reports whether the classic table carries the -B brand:
+// only the brief form (-P 0), and netperf 2.7.1 drops it from TCP_CRR,
+// TCP_CC and UDP_STREAM.
+func (c *Command) brandPrinted() bool {
+	if c.Headers {
+		return false
+	}
+	switch c.Test.Netperf {
 	case "TCP_CRR", "TCP_CC", "UDP_STREAM":
 		return false
 	}
@@ -136,7 +140,7 @@ func (c *Command) Classic(out io.Writer, f *Figures) {
 }
 
 func (c *Command) brand() string {
-	if brandPrinted(c.Test) {
+	if c.brandPrinted() {
 		return c.Brand
 	}
 	return ""
@@ -173,8 +177,8 @@ func (c *Command) classicRR(out io.Writer, f *Figures, cpu bool) {
 	}
 	fmt.Fprintf(out, "%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f%s%-6.2f %-6.2f %-6.3f  %-6.3f", cfg.LocalSendBuffer, cfg.LocalRecvBuffer,
 		c.reqSize(f), c.rspSize(f), f.Elapsed, f.Throughput, gap, f.LocalCPU, f.RemoteCPU, f.LocalSD, f.RemoteSD)
-	if brandPrinted(c.Test) {
-		fmt.Fprintf(out, " %s", c.Brand)
+	if w == "TCP_RR" || w == "UDP_RR" {
+		fmt.Fprintf(out, " %s", c.brand())
 	}
 	fmt.Fprintf(out, "\n%-6d %-6d\n", cfg.RemoteSendBuffer, cfg.RemoteRecvBuffer)
 }
@@ -215,7 +219,7 @@ func (c *Command) classicStream(out io.Writer, f *Figures, cpu bool) {
 				"Size   Size    Size     Time     Throughput  \n"+
 				"bytes  bytes   bytes    secs.    %s/sec  \n\n", c.unitsWord())
 		}
-		fmt.Fprintf(out, "%6d %6d %6d    %-6.2f   %7.2f   %s\n", r, s, m, f.Elapsed, f.Throughput, c.Brand)
+		fmt.Fprintf(out, "%6d %6d %6d    %-6.2f   %7.2f   %s\n", r, s, m, f.Elapsed, f.Throughput, c.brand())
 		return
 	}
 	if c.Headers {
@@ -229,7 +233,7 @@ func (c *Command) classicStream(out io.Writer, f *Figures, cpu bool) {
 			"bytes  bytes   bytes    secs.    %-8.8s/s  %% S      %% S      us/KB   us/KB\n\n", sides, c.unitsWord())
 	}
 	fmt.Fprintf(out, "%6d %6d %6d    %-6.2f     %7.2f   %-6.2f   %-6.2f   %-6.3f  %-6.3f %s\n",
-		r, s, m, f.Elapsed, f.Throughput, f.LocalCPU, f.RemoteCPU, f.LocalSD, f.RemoteSD, c.Brand)
+		r, s, m, f.Elapsed, f.Throughput, f.LocalCPU, f.RemoteCPU, f.LocalSD, f.RemoteSD, c.brand())
 }
 
 func (c *Command) classicUDPStream(out io.Writer, f *Figures, cpu bool) {
