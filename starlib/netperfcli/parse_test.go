@@ -59,7 +59,9 @@ func TestParse(t *testing.T) {
 		// -w/-b pace: 4 operations every 10 ms.
 		{"-t UDP_STREAM -w 10ms -b 4", func(c *Command) bool { return c.Rate == 400 }},
 		// Test-specific flags and output selectors (case-insensitive, the last wins).
-		{"-t TCP_CRR -- -F -D -p 5000,6000", func(c *Command) bool { return c.FastOpen && c.NoDelay && c.PortRange.Lo == 5000 && c.PortRange.Hi == 6000 }},
+		{"-t TCP_CRR -- -F -D -p 5000,6000", func(c *Command) bool {
+			return c.FastOpen && c.NoDelay && c.PortRange.Lo == 5000 && c.PortRange.Hi == 6000
+		}},
 		{"-t TCP_RR -- -b 8 -k throughput,p99_latency", func(c *Command) bool {
 			return c.Burst == 8 && c.Output == OutputKeyval && strings.Join(c.Selectors, ",") == "THROUGHPUT,P99_LATENCY"
 		}},

@@ -1,0 +1,166 @@
+package netperfcli
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"netscript/engine/result"
+	"netscript/starlib"
+	"netscript/starlib/script"
+)
+
+// TestScriptRoundTrip prints the script of a command line, runs it, and
+// checks it measures the same kind of figures the command line prints.
+func TestScriptRoundTrip(t *testing.T) {
+	for _, line := range []string{
+		"-t TCP_RR -l 1 -- -r 32,64 -k throughput",
+		"-t TCP_STREAM -l 1 -c -C -B run1 -- -m 8K",
+		"-t UDP_RR -l 1 -i 3,3 -I 95,50",
+		"-t TCP_CRR -l -200 -- -p 20000,30000",
+	} {
+		c, err := Parse(strings.Fields(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := c.Script()
+		if !strings.HasPrefix(src, "# netperf "+line+"\n") {
+			t.Errorf("%s: the script does not start with the command line:\n%s", line, src)
+		}
+		env := starlib.NewEnv("test")
+		var out bytes.Buffer
+		env.Stdout = &out
+		var got []*result.Result
+		env.OnResult = func(r *result.Result, err error) {
+			if err == nil {
+				got = append(got, r)
+			}
+		}
+		th := starlib.NewThread("main", env, context.Background())
+		if _, err := script.Exec(th, &script.Script{Name: "netperf.star", Src: []byte(src)}); err != nil {
+			env.Close()
+			t.Fatalf("%s: the script fails: %v\n%s", line, err, src)
+		}
+		env.Close()
+		if len(got) < c.IterMin {
+			t.Fatalf("%s: %d results, want at least %d", line, len(got), c.IterMin)
+		}
+		r := got[len(got)-1]
+		s, _ := c.Spec()
+		switch {
+		case r.Test != c.Test.Netperf:
+			t.Errorf("%s: the script ran %s", line, r.Test)
+		case r.Units != c.units() || !(r.Throughput > 0):
+			t.Errorf("%s: the script measured %v %s", line, r.Throughput, r.Units)
+		case r.Config.Request != s.Request || r.Config.Response != s.Response || r.Brand != c.Brand:
+			t.Errorf("%s: the script's test differs: %+v", line, r.Config)
+		case c.LocalCPU && r.LocalCPU == nil:
+			t.Errorf("%s: the script measured no CPU", line)
+		case c.Count > 0 && r.Transactions != uint64(c.Count):
+			t.Errorf("%s: %d transactions, want %d", line, r.Transactions, c.Count)
+		}
+		if !strings.Contains(out.String(), c.Test.Netperf) {
+			t.Errorf("%s: the script printed no table:\n%s", line, out.String())
+		}
+	}
+}
+
+// TestScriptOptions checks the options a command line becomes.
+func TestScriptOptions(t *testing.T) {
+	c, err := Parse(strings.Fields("-H 198.18.0.2 -t TCP_CRR -i 3,30 -T 0,1 -D 1 -- -F -L 198.18.1.1 -P 5000,6000 -s 64K,128K"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := c.Script()
+	for _, want := range []string{`host = "198.18.0.2"`, "port = 12865", "fastopen = True", `local = "198.18.1.1"`,
+		"local_port = 5000", "data_port = 6000", "send_buffer = 65536", "recv_buffer = 131072", "cpu = 0", "remote_cpu = 1",
+		"interval = 1", "confidence(test, level = 99, width = 5, min = 30, max = 30)"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the script lacks %q:\n%s", want, src)
+		}
+	}
+	if _, err := starlark.ExecFile(&starlark.Thread{}, "x.star", src, starlark.StringDict{
+		"tcp_crr": starlark.None, "confidence": starlark.None, "table": starlark.None, "print": starlark.None}); err != nil &&
+		strings.Contains(err.Error(), "syntax") {
+		t.Errorf("the script does not parse: %v", err)
+	}
+}
+
+// TestConfidenceLoop runs -i/-I through the engine's confidence code: the
+// iterations stay within [min, max], the selectors report them, and the
+// classic output carries the warning exactly when the target was missed.
+func TestConfidenceLoop(t *testing.T) {
+	out, errOut, st := run(t, strings.Fields("-t TCP_RR -l 1 -i 4,3 -I 95,0.001 -- -k confidence_level,confidence_interval,confidence_iteration,throughput_confid"), 200*time.Millisecond)
+	if st != 0 {
+		t.Fatalf("status %d: %s", st, errOut)
+	}
+	for _, want := range []string{"CONFIDENCE_LEVEL=95\n", "CONFIDENCE_INTERVAL=0.001000\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`CONFIDENCE_ITERATION=[34]\n`).MatchString(out) || !regexp.MustCompile(`THROUGHPUT_CONFID=[0-9]+\.[0-9]{3}\n`).MatchString(out) {
+		t.Errorf("iterations or width not reported:\n%s", out)
+	}
+	if strings.Contains(out, "WARNING") {
+		t.Errorf("keyval output carries the warning (netperf's does not):\n%s", out)
+	}
+	// A target of 0.001 % is missed: the classic form warns.
+	out, _, _ = run(t, strings.Fields("-t TCP_RR -l 1 -i 3,3 -I 99,0.001"), 200*time.Millisecond)
+	if !strings.Contains(out, " : +/-0.001% @ 99% conf.  : histogram") || !strings.Contains(out, "!!! WARNING\n") {
+		t.Errorf("no banner part or warning:\n%s", out)
+	}
+}
+
+// TestWarningText checks the warning block word for word, with the widths
+// reached.
+func TestWarningText(t *testing.T) {
+	c, err := Parse(strings.Fields("-t TCP_RR -i 10,3 -I 99,5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	c.Warning(&b, &Figures{ThroughputConfid: 149.326, LocalConfid: -1, RemoteConfid: 0})
+	want := "!!! WARNING\n" +
+		"!!! Desired confidence was not achieved within the specified iterations.\n" +
+		"!!! This implies that there was variability in the test environment that\n" +
+		"!!! must be investigated before going further.\n" +
+		"!!! Confidence intervals: Throughput      : 149.326%\n" +
+		"!!!                       Local CPU util  : 0.000%\n" +
+		"!!!                       Remote CPU util : 0.000%\n\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	c.Warning(&b, &Figures{Met: true})
+	if b.Len() != 0 {
+		t.Errorf("a met target warns: %q", b.String())
+	}
+}
+
+// TestInterim checks -D: interim lines as netperf writes them, before the
+// table.
+func TestInterim(t *testing.T) {
+	out, errOut, st := run(t, strings.Fields("-t TCP_STREAM -l 1 -D 0.2"), time.Second)
+	if st != 0 {
+		t.Fatalf("status %d: %s", st, errOut)
+	}
+	lines := strings.Split(out, "\n")
+	n := 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Interim") {
+			n++
+			if !interimLine.MatchString(l) || i == 0 || strings.HasPrefix(lines[i-1], "Recv") {
+				t.Errorf("interim line %q out of form or place", l)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no interim lines:\n%s", out)
+	}
+}
