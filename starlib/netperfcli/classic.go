@@ -119,11 +119,20 @@ func (c *Command) Warning(out io.Writer, f *Figures) {
 		f.ThroughputConfid, cpu(f.LocalConfid), cpu(f.RemoteConfid))
 }
 
-// Interim writes one interim result as netperf's demo mode does.
-func (c *Command) Interim(out io.Writer, throughput, secs float64, ending time.Time) {
+// Interim writes the i-th interim result (from 0) as netperf's demo mode
+// does in the output form of the command: a line, CSV values or keyvals.
+func (c *Command) Interim(out io.Writer, i int, throughput, secs float64, ending time.Time) {
 	ms := ending.UnixMilli()
-	fmt.Fprintf(out, "Interim result: %7.2f %s/s over %.3f seconds ending at %d.%03d\n",
-		throughput, c.unitsWord(), secs, ms/1000, ms%1000)
+	switch c.Output {
+	case OutputKeyval:
+		fmt.Fprintf(out, "NETPERF_INTERIM_RESULT[%d]=%.2f\nNETPERF_UNITS[%d]=%s\nNETPERF_INTERVAL[%d]=%.3f\nNETPERF_ENDING[%d]=%d.%03d\n",
+			i, throughput, i, c.units(), i, secs, i, ms/1000, ms%1000)
+	case OutputCSV:
+		fmt.Fprintf(out, "%.2f,%s,%.3f,%d.%03d\n", throughput, c.units(), secs, ms/1000, ms%1000)
+	default:
+		fmt.Fprintf(out, "Interim result: %7.2f %s/s over %.3f seconds ending at %d.%03d\n",
+			throughput, c.unitsWord(), secs, ms/1000, ms%1000)
+	}
 }
 
 // Classic writes the test's table as netperf 2.7.1 prints it.

@@ -71,11 +71,15 @@ func (c *Command) figures(rs []*result.Result) *Figures {
 }
 
 // scale converts a result's throughput to the units of -f.
-func (c *Command) scale(r *result.Result) float64 {
+func (c *Command) scale(r *result.Result) float64 { return c.scaleRate(r.Throughput) }
+
+// scaleRate converts a throughput in the engine's units (Trans/s, 10^6
+// bits/s) to the units of -f.
+func (c *Command) scaleRate(v float64) float64 {
 	if c.Test.RR() {
-		return r.Throughput
+		return v
 	}
-	bits := r.Throughput * 1e6
+	bits := v * 1e6
 	switch c.Format {
 	case 'k':
 		return bits / 1e3
@@ -88,7 +92,7 @@ func (c *Command) scale(r *result.Result) float64 {
 	case 'G':
 		return bits / 8 / (1 << 30)
 	}
-	return r.Throughput
+	return v
 }
 
 // unitsWord is netperf's format_units(): the unit the throughput is in,

@@ -82,11 +82,13 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 	if c.Headers {
 		c.Banner(stdout)
 	}
-	if c.Demo > 0 && c.Output == OutputClassic {
+	if c.Demo > 0 {
+		n := 0
 		opt.Interim = func(in client.Interim) {
 			mu.Lock()
 			defer mu.Unlock()
-			c.Interim(stdout, in.Throughput, in.Interval, in.Ending)
+			c.Interim(stdout, n, c.scaleRate(in.Throughput), in.Interval, in.Ending)
+			n++
 		}
 	}
 	var rs []*result.Result

@@ -160,3 +160,15 @@ func TestInterim(t *testing.T) {
 		t.Errorf("no interim lines:\n%s", out)
 	}
 }
+
+// TestInterimForms checks -D's keyval and CSV forms.
+func TestInterimForms(t *testing.T) {
+	out, errOut, st := run(t, strings.Fields("-t TCP_RR -l 1 -D 0.2 -P 0 -- -k throughput"), time.Second)
+	if st != 0 || !regexp.MustCompile(`(?m)^NETPERF_INTERIM_RESULT\[0\]=[0-9]+\.[0-9]{2}\nNETPERF_UNITS\[0\]=Trans/s\nNETPERF_INTERVAL\[0\]=[0-9.]+\nNETPERF_ENDING\[0\]=[0-9]+\.[0-9]{3}\n`).MatchString(out) {
+		t.Errorf("keyval interims: %d %s\n%s", st, errOut, out)
+	}
+	out, errOut, st = run(t, strings.Fields("-t TCP_STREAM -l 1 -D 0.2 -P 0 -- -o throughput"), time.Second)
+	if st != 0 || !regexp.MustCompile(`(?m)^[0-9]+\.[0-9]{2},10\^6bits/s,[0-9]+\.[0-9]{3},[0-9]+\.[0-9]{3}$`).MatchString(out) {
+		t.Errorf("CSV interims: %d %s\n%s", st, errOut, out)
+	}
+}
