@@ -47,10 +47,14 @@ func (c *Command) figures(rs []*result.Result) *Figures {
 		}
 	}
 	f.Units = c.units()
+	// netscript measures both ends; netperf prints -1 for the end that
+	// -c or -C did not ask for.
 	if cpuN > 0 {
 		k := float64(cpuN)
-		f.LocalCPU, f.LocalSD = lc/k, lsd/k
-		if f.Last.RemoteCPU != nil {
+		if c.LocalCPU {
+			f.LocalCPU, f.LocalSD = lc/k, lsd/k
+		}
+		if c.RemoteCPU && f.Last.RemoteCPU != nil {
 			f.RemoteCPU, f.RemoteSD = rc/k, rsd/k
 		}
 	}

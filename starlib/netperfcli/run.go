@@ -98,12 +98,14 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 			return nil, err
 		}
 		rs = append(rs, r)
-		vals := []float64{c.scale(r)}
-		if !c.ResultOnly && r.LocalCPU != nil {
-			vals = append(vals, *r.LocalCPU)
-			if r.RemoteCPU != nil {
-				vals = append(vals, *r.RemoteCPU)
-			}
+		// The stopping rule watches the CPU figures asked for too, unless
+		// -r; one not measured counts as 0, which never blocks it.
+		vals := []float64{c.scale(r), 0, 0}
+		if !c.ResultOnly && c.LocalCPU && r.LocalCPU != nil {
+			vals[1] = *r.LocalCPU
+		}
+		if !c.ResultOnly && c.RemoteCPU && r.RemoteCPU != nil {
+			vals[2] = *r.RemoteCPU
 		}
 		return vals, nil
 	}
