@@ -7,6 +7,7 @@
 //	netscript replay RUN.json [NAME=VALUE ...]
 //	netscript show RUN.json
 //	netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--max-... bounds]
+//	netscript netperf [--script] NETPERF-ARGS...
 //	netscript version
 package main
 
@@ -150,6 +151,9 @@ func usage(w io.Writer) {
   netscript serve [--listen ADDR:PORT]  serve the other end of tests (default :12866);
                                         netscript serve --help lists its bounds, --token-file
                                         and --allow-client (run client sides for scripts)
+  netscript netperf [--script] ARGS...  netperf 2.7.1's command line on netscript's engine, with
+                                        netperf's output (--script: print the Starlark it amounts to);
+                                        the binary run under the name netperf is the same
   netscript version                     version, commit and Go version
 flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json

@@ -69,4 +69,3 @@ func cpuRR(req, rsp int) func(string) bool {
 		return len(f) == 10 && f[2] == strconv.Itoa(req) && f[3] == strconv.Itoa(rsp) && len(strings.Fields(lines[1])) == 2
 	}
 }
-

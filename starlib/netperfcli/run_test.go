@@ -21,6 +21,9 @@ func TestScriptRoundTrip(t *testing.T) {
 		"-t TCP_STREAM -l 1 -c -C -B run1 -- -m 8K",
 		"-t UDP_RR -l 1 -i 3,3 -I 95,50",
 		"-t TCP_CRR -l -200 -- -p 20000,30000",
+		"-t TCP_CC -l -200",
+		"-t TCP_MAERTS -l 1 -f K",
+		"-t UDP_STREAM -l 1 -D 0.25 -- -m 1400",
 	} {
 		c, err := Parse(strings.Fields(line))
 		if err != nil {
@@ -53,7 +56,7 @@ func TestScriptRoundTrip(t *testing.T) {
 		switch {
 		case r.Test != c.Test.Netperf:
 			t.Errorf("%s: the script ran %s", line, r.Test)
-		case r.Units != c.units() || !(r.Throughput > 0):
+		case r.Units != engineUnits(c) || !(r.Throughput > 0):
 			t.Errorf("%s: the script measured %v %s", line, r.Throughput, r.Units)
 		case r.Config.Request != s.Request || r.Config.Response != s.Response || r.Brand != c.Brand:
 			t.Errorf("%s: the script's test differs: %+v", line, r.Config)
@@ -171,4 +174,13 @@ func TestInterimForms(t *testing.T) {
 	if st != 0 || !regexp.MustCompile(`(?m)^[0-9]+\.[0-9]{2},10\^6bits/s,[0-9]+\.[0-9]{3},[0-9]+\.[0-9]{3}$`).MatchString(out) {
 		t.Errorf("CSV interims: %d %s\n%s", st, errOut, out)
 	}
+}
+
+// engineUnits is the units of the result the script gets (-f changes only
+// what the command line prints).
+func engineUnits(c *Command) string {
+	if c.Test.RR() {
+		return result.UnitsTrans
+	}
+	return result.UnitsBits
 }

@@ -15,6 +15,10 @@ func (c *Command) Script() string {
 	fmt.Fprintf(&b, "# %s\n", c.Line)
 	fmt.Fprintf(&b, "# The netperf command line above as a netscript script (netscript netperf --script);\n")
 	fmt.Fprintf(&b, "# run it with: netscript FILE.star\n\n")
+	if c.Format != 0 && c.Format != 'm' && !c.Test.RR() {
+		fmt.Fprintf(&b, "# -f %c: netperf prints %s; r.throughput is in 10^6bits/s (times %s makes it %s).\n\n",
+			c.Format, c.units(), num(c.scaleRate(1)), c.units())
+	}
 	call := fmt.Sprintf("%s(%s)", c.Test.Name, strings.Join(c.kwargs(), ", "))
 	if c.IterMax > 1 {
 		fmt.Fprintf(&b, "def test():\n    return %s\n\n", call)
