@@ -105,3 +105,14 @@ func withoutWarning(out string) []string {
 	}
 	return keep
 }
+
+// TestNetperfNoServer: a far end that does not answer is told in netperf's
+// words, with its status, and no banner.
+func TestNetperfNoServer(t *testing.T) {
+	port := strconv.Itoa(socktest.Reserve(t, false)) // held, not listening
+	r := netscript(t, 30*time.Second, "netperf", "-H", "127.0.0.1", "-p", port, "-t", "TCP_RR", "-l", "1")
+	want := "establish control: are you sure there is a netserver listening on 127.0.0.1 at port " + port + "?\n"
+	if r.code != 255 || !strings.HasPrefix(r.stderr, want) || r.stdout != "" {
+		t.Errorf("got %d %q %q, want 255 and %q", r.code, r.stdout, r.stderr, want)
+	}
+}

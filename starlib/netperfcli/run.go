@@ -3,6 +3,7 @@ package netperfcli
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -78,15 +79,24 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
 		opt.Embedded = true
 	}
+	// The banner comes once the far end answered, as netperf prints it
+	// after it has its control connection: before the first interim
+	// result or after the first iteration.
 	var mu sync.Mutex
-	if c.Headers {
-		c.Banner(stdout)
+	var banner sync.Once
+	printBanner := func() {
+		banner.Do(func() {
+			if c.Headers {
+				c.Banner(stdout)
+			}
+		})
 	}
 	if c.Demo > 0 {
 		n := 0
 		opt.Interim = func(in client.Interim) {
 			mu.Lock()
 			defer mu.Unlock()
+			printBanner()
 			c.Interim(stdout, n, c.scaleRate(in.Throughput), in.Interval, in.Ending)
 			n++
 		}
@@ -97,6 +107,9 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 		if err != nil {
 			return nil, err
 		}
+		mu.Lock()
+		printBanner()
+		mu.Unlock()
 		rs = append(rs, r)
 		// The stopping rule watches the CPU figures asked for too, unless
 		// -r; one not measured counts as 0, which never blocks it.
@@ -119,6 +132,13 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 	if err != nil {
 		mu.Lock()
 		defer mu.Unlock()
+		var te *client.TestError
+		if len(rs) == 0 && !errors.As(err, &te) && !s.NoControl && !opt.Embedded {
+			// The far end did not answer: netperf's words, and its status.
+			fmt.Fprintf(stderr, "establish control: are you sure there is a netserver listening on %s at port %d?\n", c.Host, s.Port)
+			fmt.Fprintf(stderr, "netperf: %s\n", strings.TrimPrefix(err.Error(), "confidence: iteration 1: "))
+			return 255
+		}
 		fmt.Fprintf(stderr, "netperf: %s\n", strings.TrimPrefix(err.Error(), "confidence: "))
 		return 1
 	}
