@@ -185,9 +185,10 @@ var selectors = []selector{
 		return f3(1e6 / f.Throughput * b)
 	}},
 	{"BURST_SIZE", []string{"Initial", "Burst", "Requests"}, func(c *Command, f *Figures) string { return intv(c.Burst) }},
-	{"LOCAL_TRANSPORT_RETRANS", []string{"Local", "Transport", "Retransmissions"}, func(c *Command, f *Figures) string { return "-1" }},
-	{"REMOTE_TRANSPORT_RETRANS", []string{"Remote", "Transport", "Retransmissions"}, func(c *Command, f *Figures) string { return "-1" }},
-	{"TRANSPORT_MSS", []string{"Transport", "MSS", "bytes"}, func(c *Command, f *Figures) string { return "-1" }},
+	// Not measured by netscript: netperf's "not tried" value.
+	{"LOCAL_TRANSPORT_RETRANS", []string{"Local", "Transport", "Retransmissions"}, func(c *Command, f *Figures) string { return "-2" }},
+	{"REMOTE_TRANSPORT_RETRANS", []string{"Remote", "Transport", "Retransmissions"}, func(c *Command, f *Figures) string { return "-2" }},
+	{"TRANSPORT_MSS", []string{"Transport", "MSS", "bytes"}, func(c *Command, f *Figures) string { return "-2" }},
 	{"LOCAL_SEND_THROUGHPUT", []string{"Local", "Send", "Throughput"}, func(c *Command, f *Figures) string { return f2(c.rate(f, f.Last.BytesSent)) }},
 	{"LOCAL_RECV_THROUGHPUT", []string{"Local", "Recv", "Throughput"}, func(c *Command, f *Figures) string { return f2(c.rate(f, f.Last.BytesReceived)) }},
 	{"REMOTE_SEND_THROUGHPUT", []string{"Remote", "Send", "Throughput"}, func(c *Command, f *Figures) string { return f2(c.rate(f, remote(f).BytesSent)) }},

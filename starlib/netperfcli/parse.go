@@ -254,6 +254,9 @@ func Parse(args []string) (*Command, error) {
 		return c, nil
 	}
 	w, ok := lookupTest(testName)
+	if !ok && otherTests[testName] {
+		return nil, refused("-t "+testName, "netscript runs TCP_STREAM, TCP_MAERTS, TCP_RR, TCP_CRR, UDP_RR, UDP_STREAM and TCP_CC")
+	}
 	if !ok {
 		return nil, &Error{Msg: fmt.Sprintf("The test you requested (%s) is unknown to this netperf.\n"+
 			"Please verify that you have the correct test name, \nand that test family has been compiled into this netperf.", testName), Status: 1}

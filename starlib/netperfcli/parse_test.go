@@ -92,6 +92,7 @@ func TestBadInput(t *testing.T) {
 		usage  bool
 	}{
 		{"-t NO_SUCH_TEST", "The test you requested (NO_SUCH_TEST) is unknown to this netperf.", 1, false},
+		{"-t omni", "netperf: -t OMNI is not supported by netscript: netscript runs TCP_STREAM, TCP_MAERTS, TCP_RR, TCP_CRR, UDP_RR, UDP_STREAM and TCP_CC", 1, false},
 		{"-I 120,1", "Only 95% and 99% confidence level is supported", 255, false},
 		{"-I 90", "Only 95% and 99% confidence level is supported", 255, false},
 		{"-Q", "netperf: invalid option -- 'Q'", 1, true},
