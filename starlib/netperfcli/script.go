@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"netscript/engine/sock"
+	"netscript/engine/spec"
 )
 
 // Script is the Starlark script that runs the same test as the command
@@ -42,16 +43,9 @@ func quote(s string) string { return strconv.Quote(s) }
 // kwargs are the workload options the command line sets, in api.md's
 // names.
 func (c *Command) kwargs() []string {
-	var kw []string
+	var s spec.Spec
+	kw := target(c, &s)
 	add := func(name, v string) { kw = append(kw, name+" = "+v) }
-	if c.Host != "" {
-		add("host", quote(c.Host))
-		p := NetserverPort
-		if c.Port != 0 {
-			p = c.Port
-		}
-		add("port", strconv.Itoa(p))
-	}
 	switch {
 	case c.Count > 0 && c.Test.RR():
 		add("transactions", strconv.FormatInt(c.Count, 10))

@@ -1,6 +1,8 @@
 package netperfcli
 
 import (
+	"strconv"
+
 	"netscript/engine/spec"
 )
 
@@ -38,25 +40,27 @@ func (c *Command) Spec() (spec.Spec, error) {
 	s.CPUUtil = c.LocalCPU || c.RemoteCPU
 	s.CPU, s.RemoteCPU = c.CPU, c.RemoteCPUBind
 	s.Interval = c.Demo
+	if s.Duration > 0 && s.Interval > s.Duration {
+		s.Interval = s.Duration // netperf's demo mode then reports the whole test once
+	}
 	s.Rate = c.Rate
 	s.NoControl = c.NoControl
 	return s, s.Validate()
 }
 
-// target points s at the far end netperf's -H and -p name: no -H is the
-// embedded loopback server; -H host is netserver's control port, 12865
-// unless -p says otherwise. Until spec.Spec can say that the far end speaks
-// netserver's protocol, the far end of -H is a netscript daemon (netscript
-// serve) at that host and port.
-func target(c *Command, s *spec.Spec) {
+// target points s at the far end netperf's -H and -p name, and returns
+// the script options that say the same: no -H is the embedded loopback
+// server (-p alone changes nothing then); -H host is netserver's control
+// port, 12865 unless -p says otherwise. Until spec.Spec can say that the
+// far end speaks netserver's protocol, the far end of -H is a netscript
+// daemon (netscript serve) at that host and port.
+func target(c *Command, s *spec.Spec) (kwargs []string) {
 	if c.Host == "" {
-		if c.Port != 0 {
-			s.Port = c.Port
-		}
-		return
+		return nil
 	}
 	s.Host, s.Port = c.Host, NetserverPort
 	if c.Port != 0 {
 		s.Port = c.Port
 	}
+	return []string{"host = " + strconv.Quote(s.Host), "port = " + strconv.Itoa(s.Port)}
 }
