@@ -68,9 +68,10 @@ func TestNetperfSubcommand(t *testing.T) {
 // netscript daemon (-H with -p) and a standing endpoint (-N), their
 // addresses replaced by loopback ones.
 func TestNetperfSeedLines(t *testing.T) {
-	standing := socktest.Reserve(t, false)
+	standing, sink := socktest.Reserve(t, false), socktest.Reserve(t, true)
 	d := watchDaemon(t, exec.Command(bin, "serve", "--listen", "127.0.0.1:0",
-		"--data", fmt.Sprintf("tcp_rr:127.0.0.1:%d,request=128,response=128", standing)), 1)
+		"--data", fmt.Sprintf("tcp_rr:127.0.0.1:%d,request=128,response=128", standing),
+		"--data", fmt.Sprintf("udp_stream:127.0.0.1:%d", sink)), 2)
 	port := strconv.Itoa(d.port)
 	// netperf -H 192.168.1.100 -t UDP_RR -c -C -l 30 -P 0 -- -r 128,4096
 	r := netscript(t, 60*time.Second, "netperf", "-H", "127.0.0.1", "-p", port, "-t", "UDP_RR", "-c", "-C", "-l", "1", "-P", "0", "--", "-r", "128,4096")
@@ -93,6 +94,12 @@ func TestNetperfSeedLines(t *testing.T) {
 		t.Fatalf("-N: %d %s", r.code, r.stderr)
 	}
 	netperfTable(t, "-N", r.stdout, 128, 128)
+	// With -N no receiver reports: UDP_STREAM's second line is netperf's zeros.
+	r = netscript(t, 60*time.Second, "netperf", "-H", "127.0.0.1", "-t", "UDP_STREAM", "-l", "1", "-N", "-P", "0", "--", "-m", "1024", "-P", ","+strconv.Itoa(sink))
+	lines = strings.Split(r.stdout, "\n")
+	if r.code != 0 || len(lines) != 4 || !strings.HasSuffix(lines[1], " 0              0.00") || strings.Fields(lines[0])[1] != "1024" {
+		t.Errorf("UDP_STREAM -N: %d %q %s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // withoutWarning drops the confidence warning block from out.

@@ -259,10 +259,14 @@ func (c *Command) classicUDPStream(out io.Writer, f *Figures, cpu bool) {
 		errs = u.Refused
 	}
 	// The first line is the sender's rate, the second the receiver's,
-	// which is the test's throughput.
-	sendRate := f.Throughput
-	if recvd > 0 {
-		sendRate = f.Throughput * float64(sent) / float64(recvd)
+	// which is the test's throughput; without a control connection no
+	// receiver reports (netperf prints 0 there).
+	sendRate, recvRate := f.Throughput, f.Throughput
+	if f.Last.Elapsed > 0 {
+		sendRate = c.scaleRate(float64(f.Last.BytesSent) * 8 / f.Last.Elapsed / 1e6)
+	}
+	if c.NoControl {
+		recvRate = 0
 	}
 	if !cpu {
 		if c.Headers {
@@ -271,7 +275,7 @@ func (c *Command) classicUDPStream(out io.Writer, f *Figures, cpu bool) {
 				"bytes   bytes    secs            #      #   %s/sec\n\n", c.unitsWord())
 		}
 		fmt.Fprintf(out, "%6d %7d   %-7.2f   %7d %6d    %7.2f\n", cfg.LocalSendBuffer, cfg.SendSize, f.Elapsed, sent, errs, sendRate)
-		fmt.Fprintf(out, "%6d           %-7.2f   %7d           %7.2f\n\n", cfg.RemoteRecvBuffer, f.Elapsed, recvd, f.Throughput)
+		fmt.Fprintf(out, "%6d           %-7.2f   %7d           %7.2f\n\n", cfg.RemoteRecvBuffer, f.Elapsed, recvd, recvRate)
 		return
 	}
 	if c.Headers {
@@ -280,5 +284,5 @@ func (c *Command) classicUDPStream(out io.Writer, f *Figures, cpu bool) {
 			"bytes   bytes    secs            #      #   %s/sec %% SS     us/KB\n\n", c.unitsWord())
 	}
 	fmt.Fprintf(out, "%6d %7d   %-7.2f   %7d %6d    %7.1f     %-6.2f   %-6.3f\n", cfg.LocalSendBuffer, cfg.SendSize, f.Elapsed, sent, errs, sendRate, f.LocalCPU, f.LocalSD)
-	fmt.Fprintf(out, "%6d           %-7.2f   %7d           %7.1f     %-6.2f   %-6.3f\n\n", cfg.RemoteRecvBuffer, f.Elapsed, recvd, f.Throughput, f.RemoteCPU, f.RemoteSD)
+	fmt.Fprintf(out, "%6d           %-7.2f   %7d           %7.1f     %-6.2f   %-6.3f\n\n", cfg.RemoteRecvBuffer, f.Elapsed, recvd, recvRate, f.RemoteCPU, f.RemoteSD)
 }
