@@ -184,3 +184,26 @@ func engineUnits(c *Command) string {
 	}
 	return result.UnitsBits
 }
+
+// TestBanner checks the banner's parts netperf prints for the options in
+// force (netperf-notes §2.2 transcripts).
+func TestBanner(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{"-H ::1 -6 -t TCP_RR", "MIGRATED TCP REQUEST/RESPONSE TEST from ::0 (::) port 0 AF_INET6 to ::1 (::1) port 0 AF_INET6 : histogram : interval : demo : first burst 0\n"},
+		{"-H 127.0.0.1 -t TCP_CRR -- -L 127.0.0.3 -P 40000,19500", "MIGRATED TCP Connect/Request/Response TEST from 127.0.0.3 () port 40000 AF_INET to 127.0.0.1 () port 19500 AF_INET : histogram : interval : demo\n"},
+		{"-t TCP_RR -i 5,3 -I 95,10 -T 0,0 -- -b 8 -D", "MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : +/-5.000% @ 95% conf.  : nodelay : histogram : interval : demo : first burst 8 : cpu bind\n"},
+		{"-t TCP_STREAM -i 3 -r", "MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : +/-2.500% @ 99% conf.  on result only : histogram : interval : demo\n"},
+		{"-H 127.0.0.1 -N -t UDP_STREAM -- -P ,19009", "MIGRATED UDP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 19009 AF_INET : no control : histogram : interval : demo\n"},
+		{"-t TCP_CC", "TCP Connect/Close TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : histogram : interval : demo\n"},
+	} {
+		c, err := Parse(strings.Fields(tc.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		c.Banner(&b)
+		if b.String() != tc.want {
+			t.Errorf("netperf %s:\n got %q\nwant %q", tc.args, b.String(), tc.want)
+		}
+	}
+}
