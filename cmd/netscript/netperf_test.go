@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -122,4 +123,31 @@ func TestNetperfNoServer(t *testing.T) {
 	if r.code != 255 || !strings.HasPrefix(r.stderr, want) || r.stdout != "" {
 		t.Errorf("got %d %q %q, want 255 and %q", r.code, r.stdout, r.stderr, want)
 	}
+}
+
+// TestNetperfScriptRuns: the script --script prints, saved and run by
+// netscript, measures the same kind of figures the command line prints.
+func TestNetperfScriptRuns(t *testing.T) {
+	line := []string{"-t", "TCP_CRR", "-l", "-300", "-B", "seed", "--", "-r", "32,64"}
+	r := netscript(t, 30*time.Second, append([]string{"netperf", "--script"}, line...)...)
+	if r.code != 0 {
+		t.Fatalf("--script: %d %s", r.code, r.stderr)
+	}
+	file := filepath.Join(t.TempDir(), "netperf.star")
+	if err := os.WriteFile(file, []byte(r.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := netscript(t, 60*time.Second, "--quiet", file)
+	if s.code != 0 || !strings.Contains(s.stdout, "TCP_CRR") {
+		t.Fatalf("the script: %d %q %s", s.code, s.stdout, s.stderr)
+	}
+	// Its table carries the command line's sizes and the transaction count's rate.
+	if !regexp.MustCompile(`(?m)^seed +TCP_CRR +32 +64 +[0-9.]+ +[0-9.]+ `).MatchString(s.stdout) {
+		t.Errorf("the script's table lacks the sizes:\n%s", s.stdout)
+	}
+	n := netscript(t, 60*time.Second, append([]string{"netperf", "-P", "0"}, line...)...)
+	if n.code != 0 {
+		t.Fatalf("the command line: %d %s", n.code, n.stderr)
+	}
+	netperfTable(t, "TCP_CRR -P 0", n.stdout, 32, 64)
 }
