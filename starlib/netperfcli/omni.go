@@ -413,8 +413,33 @@ func (c *Command) Omni(out io.Writer, f *Figures) {
 		}
 		fmt.Fprintln(out, line)
 	case OutputHuman:
-		c.human(out, f, sel)
+		for i, block := range c.blocks(sel) {
+			if i > 0 {
+				fmt.Fprintln(out)
+			}
+			c.human(out, f, block)
+		}
 	}
+}
+
+// blocks splits -O's selectors at each ';' of the selection.
+func (c *Command) blocks(sel []selector) [][]selector {
+	if c.Selectors == nil {
+		return [][]selector{sel}
+	}
+	var out [][]selector
+	var cur []selector
+	for _, n := range c.Selectors {
+		if n == "" {
+			out = append(out, cur)
+			cur = nil
+			continue
+		}
+		if s, ok := findSelector(n); ok {
+			cur = append(cur, s)
+		}
+	}
+	return append(out, cur)
 }
 
 // human writes -O's columns: four header lines and the values, each column

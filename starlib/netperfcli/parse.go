@@ -70,7 +70,7 @@ type Command struct {
 	DataLocal                          string // test-specific -L
 	PortRange                          *spec.PortRange
 	Output                             byte     // OutputClassic, OutputKeyval, ...
-	Selectors                          []string // upper case; nil: netperf's default list
+	Selectors                          []string // upper case, "" between -O's blocks; nil: netperf's default list
 	ListSelectors                      bool     // -o '?'
 
 	Help, TestHelp, Version bool // -h, -- -h, -V
@@ -365,12 +365,21 @@ func (c *Command) parseTest(args []string) error {
 				if !strings.ContainsAny(v, ",;") && !knownSelector(strings.ToUpper(v)) {
 					return refused("-"+string(o)+" "+v, "netscript reads no selector files; list the selectors with commas")
 				}
-				for _, s := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' }) {
-					s = strings.ToUpper(strings.TrimSpace(s))
-					if !knownSelector(s) {
-						return bad("unknown output selector '%s' (netperf -- -o '?' lists them)", s)
+				// ';' starts a new block of -O's columns; "" marks it.
+				for b, block := range strings.Split(v, ";") {
+					if b > 0 {
+						c.Selectors = append(c.Selectors, "")
 					}
-					c.Selectors = append(c.Selectors, s)
+					for _, s := range strings.Split(block, ",") {
+						s = strings.ToUpper(strings.TrimSpace(s))
+						if s == "" {
+							continue
+						}
+						if !knownSelector(s) {
+							return bad("unknown output selector '%s' (netperf -- -o '?' lists them)", s)
+						}
+						c.Selectors = append(c.Selectors, s)
+					}
 				}
 			}
 		}

@@ -36,6 +36,7 @@ rec tcp_rr_conf_keyval -t TCP_RR -l 1 -i 3,3 -I 95,5 -- -k THROUGHPUT,CONFIDENCE
 rec tcp_rr_keyval_default -t TCP_RR -l 1 -- -k
 rec tcp_stream_csv_default -t TCP_STREAM -l 1 -- -o
 rec tcp_rr_human_default -t TCP_RR -l 1 -- -O
+rec tcp_rr_human_blocks -t TCP_RR -l 1 -- -O "throughput,elapsed_time;p50_latency,protocol"
 rec selectors -t TCP_RR -- -o '?'
 rec version -V
 rec help -h
