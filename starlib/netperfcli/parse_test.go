@@ -66,7 +66,9 @@ func TestParse(t *testing.T) {
 			return c.Burst == 8 && c.Output == OutputKeyval && strings.Join(c.Selectors, ",") == "THROUGHPUT,P99_LATENCY"
 		}},
 		{"-t TCP_RR -- -o -k", func(c *Command) bool { return c.Output == OutputKeyval && c.Selectors == nil }},
-		{"-t TCP_RR -- -O throughput;elapsed_time", func(c *Command) bool { return c.Output == OutputHuman && strings.Join(c.Selectors, ",") == "THROUGHPUT,,ELAPSED_TIME" }},
+		{"-t TCP_RR -- -O throughput;elapsed_time", func(c *Command) bool {
+			return c.Output == OutputHuman && strings.Join(c.Selectors, ",") == "THROUGHPUT,,ELAPSED_TIME"
+		}},
 		{"-t TCP_RR -- -o ?", func(c *Command) bool { return c.ListSelectors }},
 		{"-t TCP_RR -- -L 198.18.0.1,4", func(c *Command) bool { return c.DataLocal == "198.18.0.1" && c.Family == sock.Inet }},
 	} {
