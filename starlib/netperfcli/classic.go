@@ -159,7 +159,13 @@ func (c *Command) classicRR(out io.Writer, f *Figures, cpu bool) {
 	cfg := f.Last.Config
 	w := c.Test.Netperf
 	if !cpu {
-		if c.Headers {
+		switch {
+		case c.Headers && c.band():
+			fmt.Fprintf(out, "Local /Remote\n"+
+				"Socket Size   Request  Resp.   Elapsed  \n"+
+				"Send   Recv   Size     Size    Time     Throughput \n"+
+				"bytes  Bytes  bytes    bytes   secs.    %s/sec   \n\n", c.unitsWord())
+		case c.Headers:
 			fmt.Fprint(out, "Local /Remote\n"+
 				"Socket Size   Request  Resp.   Elapsed  Trans.\n"+
 				"Send   Recv   Size     Size    Time     Rate         \n"+
@@ -175,10 +181,17 @@ func (c *Command) classicRR(out io.Writer, f *Figures, cpu bool) {
 		if w == "TCP_CRR" || w == "TCP_CC" {
 			method = "%      %  "
 		}
-		fmt.Fprintf(out, "Local /Remote\n"+
-			"Socket Size   Request Resp.  Elapsed Trans.   CPU    CPU    S.dem   S.dem\n"+
-			"Send   Recv   Size    Size   Time    Rate     local  remote local   remote\n"+
-			"bytes  bytes  bytes   bytes  secs.   per sec  %s    us/Tr   us/Tr\n\n", method)
+		if c.band() {
+			fmt.Fprintf(out, "Local /Remote\n"+
+				"Socket Size   Request Resp.  Elapsed Tput     CPU    CPU    S.dem   S.dem\n"+
+				"Send   Recv   Size    Size   Time    %-8.8s local  remote local   remote\n"+
+				"bytes  bytes  bytes   bytes  secs.   per sec  %s    us/KB   us/KB\n\n", c.unitsWord(), method)
+		} else {
+			fmt.Fprintf(out, "Local /Remote\n"+
+				"Socket Size   Request Resp.  Elapsed Trans.   CPU    CPU    S.dem   S.dem\n"+
+				"Send   Recv   Size    Size   Time    Rate     local  remote local   remote\n"+
+				"bytes  bytes  bytes   bytes  secs.   per sec  %s    us/Tr   us/Tr\n\n", method)
+		}
 	}
 	gap := "   "
 	if w == "TCP_RR" {

@@ -10,6 +10,7 @@ import (
 type Figures struct {
 	Last       *result.Result // the last iteration, for sizes, counts and addresses
 	Throughput float64        // in the units of Units
+	TransRate  float64        // RR tests: transactions per second, whatever the units
 	Units      string         // "Trans/s", "10^6bits/s", ...
 	Elapsed    float64
 	// CPU figures (-1 when not measured, as netperf prints them).
@@ -35,6 +36,7 @@ func (c *Command) figures(rs []*result.Result) *Figures {
 	var lc, rc, lsd, rsd float64
 	for _, r := range rs {
 		f.Throughput += c.scale(r) / n
+		f.TransRate += r.Throughput / n
 		f.Elapsed += r.Elapsed / n
 		if r.LocalCPU != nil && r.LocalSD != nil {
 			cpuN++
@@ -58,6 +60,17 @@ func (c *Command) figures(rs []*result.Result) *Figures {
 			f.RemoteCPU, f.RemoteSD = rc/k, rsd/k
 		}
 	}
+	if c.band() && c.rrBytes() > 0 {
+		// netperf's service demand is then per KB (K = 1024) of the
+		// transactions' bytes, not per transaction.
+		perKB := 1024 / c.rrBytes()
+		if f.LocalSD >= 0 {
+			f.LocalSD *= perKB
+		}
+		if f.RemoteSD >= 0 {
+			f.RemoteSD *= perKB
+		}
+	}
 	if f.Last.LocalCPUCount != nil {
 		f.LocalCPUCount = *f.Last.LocalCPUCount
 	}
@@ -77,13 +90,30 @@ func (c *Command) figures(rs []*result.Result) *Figures {
 // scale converts a result's throughput to the units of -f.
 func (c *Command) scale(r *result.Result) float64 { return c.scaleRate(r.Throughput) }
 
+// band reports whether a request/response test reports bits or bytes
+// (-f other than x), as netperf then counts each transaction's request
+// and response bytes.
+func (c *Command) band() bool { return c.Test.RR() && c.Format != 0 && c.Format != 'x' }
+
+// rrBytes is the bytes one transaction carries both ways.
+func (c *Command) rrBytes() float64 {
+	s, err := c.Spec()
+	if err != nil {
+		return 0
+	}
+	return float64(s.Request + s.Response)
+}
+
 // scaleRate converts a throughput in the engine's units (Trans/s, 10^6
 // bits/s) to the units of -f.
 func (c *Command) scaleRate(v float64) float64 {
-	if c.Test.RR() {
+	if c.Test.RR() && !c.band() {
 		return v
 	}
 	bits := v * 1e6
+	if c.band() {
+		bits = v * c.rrBytes() * 8
+	}
 	switch c.Format {
 	case 'k':
 		return bits / 1e3
@@ -96,13 +126,13 @@ func (c *Command) scaleRate(v float64) float64 {
 	case 'G':
 		return bits / 8 / (1 << 30)
 	}
-	return v
+	return bits / 1e6
 }
 
 // unitsWord is netperf's format_units(): the unit the throughput is in,
 // without "/s".
 func (c *Command) unitsWord() string {
-	if c.Test.RR() {
+	if c.Test.RR() && !c.band() {
 		return "Trans"
 	}
 	switch c.Format {
@@ -124,7 +154,7 @@ func (c *Command) units() string { return c.unitsWord() + "/s" }
 
 // sdUnits is SD_UNITS.
 func (c *Command) sdUnits() string {
-	if c.Test.RR() {
+	if c.Test.RR() && !c.band() {
 		return "usec/Tran"
 	}
 	return "usec/KB"

@@ -172,17 +172,17 @@ var selectors = []selector{
 		if !c.Test.RR() {
 			return "1.000"
 		}
-		return f3(f.Throughput)
+		return f3(f.TransRate)
 	}},
 	{"RT_LATENCY", []string{"Round", "Trip", "Latency", "usec/tran"}, func(c *Command, f *Figures) string {
-		if !c.Test.RR() || f.Throughput <= 0 {
+		if !c.Test.RR() || f.TransRate <= 0 {
 			return "-1.000"
 		}
 		b := 1.0
 		if firstBurst(c.Test) {
 			b += float64(c.Burst)
 		}
-		return f3(1e6 / f.Throughput * b)
+		return f3(1e6 / f.TransRate * b)
 	}},
 	{"BURST_SIZE", []string{"Initial", "Burst", "Requests"}, func(c *Command, f *Figures) string { return intv(c.Burst) }},
 	// Not measured by netscript: netperf's "not tried" value.

@@ -116,7 +116,7 @@ func TestBadInput(t *testing.T) {
 		{"-N -t TCP_RR", "netperf: -N without -- -P ,port is not supported by netscript: ...", 1, false},
 		{"-t TCP_RR -- -k throughput,bogus", "netperf: unknown output selector 'BOGUS'...", 1, false},
 		{"-t TCP_RR -- -k myfile", "netperf: -k myfile is not supported by netscript: netscript reads no selector files...", 1, false},
-		{"-t TCP_RR -f m", "netperf: -f m is not supported by netscript: ...", 1, false},
+		{"-t TCP_STREAM -f x", "netperf: -f x is not supported by netscript: ...", 1, false},
 		{"extra", "netperf: unexpected argument 'extra'...", 1, false},
 	} {
 		var out, errb bytes.Buffer

@@ -56,7 +56,7 @@ func TestScriptRoundTrip(t *testing.T) {
 		switch {
 		case r.Test != c.Test.Netperf:
 			t.Errorf("%s: the script ran %s", line, r.Test)
-		case r.Units != engineUnits(c) || !(r.Throughput > 0):
+		case r.Units != engineUnitsOf(c) || !(r.Throughput > 0):
 			t.Errorf("%s: the script measured %v %s", line, r.Throughput, r.Units)
 		case r.Config.Request != s.Request || r.Config.Response != s.Response || r.Brand != c.Brand:
 			t.Errorf("%s: the script's test differs: %+v", line, r.Config)
@@ -176,14 +176,6 @@ func TestInterimForms(t *testing.T) {
 	}
 }
 
-// engineUnits is the units of the result the script gets (-f changes only
-// what the command line prints).
-func engineUnits(c *Command) string {
-	if c.Test.RR() {
-		return result.UnitsTrans
-	}
-	return result.UnitsBits
-}
 
 // TestBanner checks the banner's parts netperf prints for the options in
 // force (netperf-notes §2.2 transcripts).

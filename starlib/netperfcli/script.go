@@ -16,9 +16,9 @@ func (c *Command) Script() string {
 	fmt.Fprintf(&b, "# %s\n", c.Line)
 	fmt.Fprintf(&b, "# The netperf command line above as a netscript script (netscript netperf --script);\n")
 	fmt.Fprintf(&b, "# run it with: netscript FILE.star\n\n")
-	if c.Format != 0 && c.Format != 'm' && !c.Test.RR() {
-		fmt.Fprintf(&b, "# -f %c: netperf prints %s; r.throughput is in 10^6bits/s (times %s makes it %s).\n\n",
-			c.Format, c.units(), num(c.scaleRate(1)), c.units())
+	if c.Format != 0 && c.Format != 'x' && (c.Format != 'm' || c.Test.RR()) {
+		fmt.Fprintf(&b, "# -f %c: netperf prints %s; r.throughput is in %s (times %s makes it %s).\n\n",
+			c.Format, c.units(), engineUnitsOf(c), num(c.scaleRate(1)), c.units())
 	}
 	call := fmt.Sprintf("%s(%s)", c.Test.Name, strings.Join(c.kwargs(), ", "))
 	if c.IterMax > 1 {
@@ -114,4 +114,12 @@ func (c *Command) kwargs() []string {
 		add("control", "False")
 	}
 	return kw
+}
+
+// engineUnitsOf is the units of the result a script gets.
+func engineUnitsOf(c *Command) string {
+	if c.Test.RR() {
+		return "Trans/s"
+	}
+	return "10^6bits/s"
 }

@@ -182,9 +182,6 @@ func (c *Command) check() error {
 	if c.PortRange != nil && !w.Accepts(spec.OptLocalPorts) {
 		return refused("-p min,max", "the client port range applies to tests that open a connection per transaction")
 	}
-	if c.Format != 0 && c.Format != 'x' && w.RR() {
-		return refused("-f "+string(c.Format), "netscript reports request/response tests in Trans/s")
-	}
 	if c.Format == 'x' && !w.RR() {
 		return refused("-f x", "stream tests are reported in bits or bytes per second")
 	}

@@ -37,6 +37,10 @@ rec tcp_rr_keyval_default -t TCP_RR -l 1 -- -k
 rec tcp_stream_csv_default -t TCP_STREAM -l 1 -- -o
 rec tcp_rr_human_default -t TCP_RR -l 1 -- -O
 rec tcp_rr_human_blocks -t TCP_RR -l 1 -- -O "throughput,elapsed_time;p50_latency,protocol"
+rec tcp_rr_band -t TCP_RR -l 1 -f m -- -r 1000
+rec tcp_rr_band_cpu -t TCP_RR -l 1 -f k -c -C -- -r 100,200
+rec udp_rr_band_p0 -t UDP_RR -l 1 -f g -P 0 -B b7
+rec tcp_rr_band_keyval -t TCP_RR -l 1 -f m -- -r 1000 -k throughput,throughput_units,transaction_rate
 rec selectors -t TCP_RR -- -o '?'
 rec version -V
 rec help -h
