@@ -176,7 +176,6 @@ func TestInterimForms(t *testing.T) {
 	}
 }
 
-
 // TestBanner checks the banner's parts netperf prints for the options in
 // force (netperf-notes §2.2 transcripts).
 func TestBanner(t *testing.T) {
