@@ -201,7 +201,7 @@ var selectors = []selector{
 	{"SOURCE_ADDR", []string{"Source", "Address"}, func(c *Command, f *Figures) string { return c.sourceAddr() }},
 	{"SOURCE_FAMILY", []string{"Source", "Family"}, func(c *Command, f *Figures) string { return c.familyCode() }},
 	{"DEST_PORT", []string{"Destination", "Port"}, func(c *Command, f *Figures) string { return intv(c.DataPort) }},
-	{"DEST_ADDR", []string{"Destination", "Address"}, func(c *Command, f *Figures) string { return c.destAddr() }},
+	{"DEST_ADDR", []string{"Destination", "Address"}, func(c *Command, f *Figures) string { return c.destIP(f) }},
 	{"DEST_FAMILY", []string{"Destination", "Family"}, func(c *Command, f *Figures) string {
 		if c.Family == sock.Inet6 {
 			return "10"
@@ -243,7 +243,7 @@ var selectors = []selector{
 	// netscript's names for the data connection's ends (netperf's are
 	// SOURCE_ADDR and DEST_ADDR).
 	{"LOCAL_ADDR", []string{"Local", "Address"}, func(c *Command, f *Figures) string { return c.sourceAddr() }},
-	{"REMOTE_ADDR", []string{"Remote", "Address"}, func(c *Command, f *Figures) string { return c.destAddr() }},
+	{"REMOTE_ADDR", []string{"Remote", "Address"}, func(c *Command, f *Figures) string { return c.destIP(f) }},
 }
 
 func remote(f *Figures) struct{ BytesSent, BytesReceived, SendCalls, RecvCalls, Transactions uint64 } {
@@ -252,6 +252,15 @@ func remote(f *Figures) struct{ BytesSent, BytesReceived, SendCalls, RecvCalls, 
 		r.BytesSent, r.BytesReceived, r.SendCalls, r.RecvCalls, r.Transactions = p.BytesSent, p.BytesReceived, p.SendCalls, p.RecvCalls, p.Transactions
 	}
 	return r
+}
+
+// destIP is the address the data connection went to, as netperf prints
+// it: the resolved IP, not the name given to -H.
+func (c *Command) destIP(f *Figures) string {
+	if a := f.Last.RemoteAddress; a != "" {
+		return a
+	}
+	return c.destAddr()
 }
 
 func (c *Command) sourceAddr() string {
