@@ -22,7 +22,7 @@ import (
 	"netscript/engine/spec"
 )
 
-// Netserver's control port, netperf's default for -p.
+// NetserverPort is netserver's control port, netperf's default for -p.
 const NetserverPort = 12865
 
 // Output modes of the test-specific -k, -o and -O options.
@@ -86,6 +86,7 @@ type Error struct {
 	Usage  bool
 }
 
+// Error is the line to print.
 func (e *Error) Error() string { return e.Msg }
 
 func bad(format string, args ...any) error {
