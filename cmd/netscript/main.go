@@ -38,8 +38,10 @@ const (
 )
 
 func main() {
-	if filepath.Base(os.Args[0]) == "netperf" {
-		os.Exit(netperfCommand(os.Args[1:])) // invoked as netperf, it is netperf
+	// Invoked as netperf, it is netperf; its embedded server is this
+	// binary again, run as `serve` (no netperf line starts so).
+	if filepath.Base(os.Args[0]) == "netperf" && (len(os.Args) < 2 || os.Args[1] != "serve") {
+		os.Exit(netperfCommand(os.Args[1:]))
 	}
 	os.Exit(run(os.Args[1:]))
 }

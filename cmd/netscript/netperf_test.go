@@ -31,12 +31,28 @@ func netperfTable(t *testing.T, what, out string, req, rsp int) {
 	}
 }
 
-// TestNetperfAsArgv0: the binary run under the name netperf is netperf.
+// TestNetperfAsArgv0: the binary run under the name netperf is netperf,
+// as a symbolic link and as a copy (whose embedded server is the copy run
+// as serve).
 func TestNetperfAsArgv0(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "netperf")
 	if err := os.Symlink(bin, link); err != nil {
 		t.Fatal(err)
 	}
+	netperfAs(t, link)
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(t.TempDir(), "netperf")
+	if err := os.WriteFile(cp, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	netperfAs(t, cp)
+}
+
+func netperfAs(t *testing.T, link string) {
+	t.Helper()
 	out, err := exec.Command(link, "-V").CombinedOutput()
 	if err != nil || !strings.HasPrefix(string(out), "Netperf version 2.7.1\n") {
 		t.Fatalf("netperf -V: %v %q", err, out)
