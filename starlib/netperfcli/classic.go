@@ -139,6 +139,8 @@ func (c *Command) Interim(out io.Writer, i int, throughput, secs float64, ending
 func (c *Command) Classic(out io.Writer, f *Figures) {
 	cpu := c.LocalCPU || c.RemoteCPU
 	switch {
+	case c.Verbosity == 0:
+		c.terse(out, f, cpu)
 	case c.Test.RR():
 		c.classicRR(out, f, cpu)
 	case c.Test.Datagram:
@@ -298,4 +300,27 @@ func (c *Command) classicUDPStream(out io.Writer, f *Figures, cpu bool) {
 	}
 	fmt.Fprintf(out, "%6d %7d   %-7.2f   %7d %6d    %7.1f     %-6.2f   %-6.3f\n", cfg.LocalSendBuffer, cfg.SendSize, f.Elapsed, sent, errs, sendRate, f.LocalCPU, f.LocalSD)
 	fmt.Fprintf(out, "%6d           %-7.2f   %7d           %7.1f     %-6.2f   %-6.3f\n\n", cfg.RemoteRecvBuffer, f.Elapsed, recvd, recvRate, f.RemoteCPU, f.RemoteSD)
+}
+
+// terse is -v 0's output: the throughput alone, or with -c/-C the local
+// service demand alone, in each test's netperf format.
+func (c *Command) terse(out io.Writer, f *Figures, cpu bool) {
+	switch w := c.Test.Netperf; {
+	case w == "TCP_CRR" || w == "TCP_CC":
+		if cpu {
+			fmt.Fprintf(out, "%6.3f\n", f.LocalSD)
+		} else {
+			fmt.Fprintf(out, "%7.2f\n", f.Throughput)
+		}
+	case w == "UDP_STREAM":
+		if cpu {
+			fmt.Fprintf(out, "%6.2f S\n", f.LocalSD)
+		} else {
+			fmt.Fprintf(out, "%7.2f\n", f.Throughput)
+		}
+	case cpu:
+		fmt.Fprintf(out, "%6.3f S %s\n", f.LocalSD, c.brand())
+	default:
+		fmt.Fprintf(out, "%7.2f %s\n", f.Throughput, c.brand())
+	}
 }

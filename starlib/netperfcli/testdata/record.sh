@@ -41,6 +41,10 @@ rec tcp_rr_band -t TCP_RR -l 1 -f m -- -r 1000
 rec tcp_rr_band_cpu -t TCP_RR -l 1 -f k -c -C -- -r 100,200
 rec udp_rr_band_p0 -t UDP_RR -l 1 -f g -P 0 -B b7
 rec tcp_rr_band_keyval -t TCP_RR -l 1 -f m -- -r 1000 -k throughput,throughput_units,transaction_rate
+rec tcp_rr_terse -t TCP_RR -l 1 -v 0 -c -C -P 0 -B bb
+rec tcp_stream_terse -t TCP_STREAM -l 1 -v 0 -B bb
+rec udp_stream_terse -t UDP_STREAM -l 1 -v 0 -c -C -P 0 -B bb
+rec tcp_cc_terse -t TCP_CC -l 1 -v 0 -c -C -P 0 -B bb
 rec selectors -t TCP_RR -- -o '?'
 rec version -V
 rec help -h
