@@ -102,8 +102,17 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 		}
 	}
 	var rs []*result.Result
+	interrupted := false
 	iterate := func(int) ([]float64, error) {
+		if interrupted {
+			return nil, errInterrupted
+		}
 		r, err := client.Run(ctx, s, opt)
+		var te *client.TestError
+		if err != nil && ctx.Err() != nil && errors.As(err, &te) && te.Partial != nil && te.Partial.Elapsed > 0 {
+			// Interrupted: netperf reports what it measured until then.
+			r, err, interrupted = te.Partial, nil, true
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -128,6 +137,12 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 			Names: []string{"throughput", "local CPU util", "remote CPU util"}}, iterate)
 	} else {
 		_, err = iterate(1)
+	}
+	if errors.Is(err, errInterrupted) && len(rs) > 0 {
+		err = nil // the iterations so far are reported
+		if conf != nil {
+			conf.Met = true // no verdict on an interrupted loop
+		}
 	}
 	if err != nil {
 		mu.Lock()
@@ -166,6 +181,9 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 	}
 	return 0
 }
+
+// errInterrupted ends the iterations after an interrupted one.
+var errInterrupted = errors.New("interrupted")
 
 // newUUID is a random (version 4) UUID for the UUID selector.
 func newUUID() string {

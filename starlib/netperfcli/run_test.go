@@ -198,3 +198,24 @@ func TestBanner(t *testing.T) {
 		}
 	}
 }
+
+// TestInterrupted: a test cut short (Ctrl-C) reports what it measured,
+// as netperf does.
+func TestInterrupted(t *testing.T) {
+	c, err := Parse(strings.Fields("-t TCP_RR -l 30 -P 0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := starlib.NewEnv("test")
+	defer env.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	var out, errb bytes.Buffer
+	if st := c.Run(ctx, env, &out, &errb); st != 0 {
+		t.Fatalf("status %d: %s", st, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || len(strings.Fields(lines[0])) != 6 {
+		t.Errorf("not netperf's table:\n%s", out.String())
+	}
+}
