@@ -58,6 +58,44 @@ func TestNetperfSeedsInNamespaces(t *testing.T) {
 	}
 }
 
+// TestNetperfSeedLoopInNamespaces runs the inside of 002's shell loop
+// (`for i in ...; do netperf ... -N ... -L 192.168.1.$i & done`) three
+// times at once, each from its own source address, at one standing
+// endpoint; each prints netperf's two lines.
+func TestNetperfSeedLoopInNamespaces(t *testing.T) {
+	cli, srv := netns.New(t, "npl-cli"), netns.New(t, "npl-srv")
+	veth := netns.Link(t, cli, srv, "198.18.0.1/24", "198.18.0.2/24")
+	for _, a := range []string{"198.18.0.11/24", "198.18.0.12/24"} {
+		cli.AddAddr(t, veth.DevA, a)
+	}
+	serveIn(t, srv, "198.18.0.2:12865", "--data", "tcp_crr:198.18.0.2:12345,request=128,response=4096")
+	type out struct {
+		src      string
+		err      error
+		out, msg string
+	}
+	done := make(chan out)
+	srcs := []string{"198.18.0.1", "198.18.0.11", "198.18.0.12"}
+	for _, src := range srcs {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			line := "-H 198.18.0.2 -t TCP_CRR -c -C -l 1 -N -P 0 -- -r 128,4096 -P ,12345 -L " + src
+			cmd := cli.Command(ctx, bin, append([]string{"netperf"}, strings.Fields(line)...)...)
+			var o, e bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &o, &e
+			err := cmd.Run()
+			done <- out{src, err, o.String(), e.String()}
+		}()
+	}
+	for range srcs {
+		r := <-done
+		if r.err != nil || !cpuRR(128, 4096)(r.out) {
+			t.Errorf("-L %s: %v\nstdout:\n%s\nstderr:\n%s", r.src, r.err, r.out, r.msg)
+		}
+	}
+}
+
 // cpuRR checks netperf's -c -C -P 0 request/response lines.
 func cpuRR(req, rsp int) func(string) bool {
 	return func(out string) bool {
