@@ -178,13 +178,11 @@ func Parse(args []string) (*Command, error) {
 		case 'I':
 			confL = true
 			a, b := pair(v)
-			if a != "" {
-				lvl, perr := strconv.Atoi(a)
-				if perr != nil || (lvl != 95 && lvl != 99) {
-					return &Error{Msg: "Only 95% and 99% confidence level is supported", Status: 255}
-				}
-				c.Level = lvl
+			lvl, perr := strconv.Atoi(a)
+			if perr != nil || (lvl != 95 && lvl != 99) {
+				return &Error{Msg: "Only 95% and 99% confidence level is supported", Status: 255}
 			}
+			c.Level = lvl
 			if b != "" {
 				w, perr := strconv.ParseFloat(b, 64)
 				if perr != nil || !(w > 0) || w >= 100 {

@@ -42,6 +42,10 @@ func TestParse(t *testing.T) {
 		// -I without -i: 10 iterations at most, 3 at least.
 		{"-I 95,10", func(c *Command) bool { return c.IterMax == 10 && c.IterMin == 3 && c.Level == 95 && c.Width == 10 }},
 		{"-i 30,3 -I 99,1", func(c *Command) bool { return c.Level == 99 && c.Width == 1 }},
+		// A single value sets both, as netperf reads -I 99 (a 99 % width) and -i 5.
+		{"-I 99", func(c *Command) bool { return c.Level == 99 && c.Width == 99 }},
+		{"-I 95,", func(c *Command) bool { return c.Level == 95 && c.Width == 5 }},
+		{"-i 5", func(c *Command) bool { return c.IterMax == 5 && c.IterMin == 5 }},
 		// * options: a single value sets only the first.
 		{"-H 198.18.0.2", func(c *Command) bool { return c.Host == "198.18.0.2" && c.Family == sock.Auto }},
 		{"-H ::1,6", func(c *Command) bool { return c.Host == "::1" && c.Family == sock.Inet6 }},
@@ -96,6 +100,7 @@ func TestBadInput(t *testing.T) {
 		{"-t NO_SUCH_TEST", "The test you requested (NO_SUCH_TEST) is unknown to this netperf.", 1, false},
 		{"-t omni", "netperf: -t OMNI is not supported by netscript: netscript runs TCP_STREAM, TCP_MAERTS, TCP_RR, TCP_CRR, UDP_RR, UDP_STREAM and TCP_CC", 1, false},
 		{"-I 120,1", "Only 95% and 99% confidence level is supported", 255, false},
+		{"-I ,10", "Only 95% and 99% confidence level is supported", 255, false},
 		{"-I 90", "Only 95% and 99% confidence level is supported", 255, false},
 		{"-Q", "netperf: invalid option -- 'Q'", 1, true},
 		{"-t", "netperf: option requires an argument -- 't'", 1, true},
