@@ -7,6 +7,7 @@
 //	netscript replay RUN.json [NAME=VALUE ...]
 //	netscript show RUN.json
 //	netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--max-... bounds]
+//	netscript netperf [--script] NETPERF-ARGS...
 //	netscript version
 package main
 
@@ -14,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -36,6 +38,11 @@ const (
 )
 
 func main() {
+	// Invoked as netperf, it is netperf; its embedded server is this
+	// binary again, run as `serve` (no netperf line starts so).
+	if filepath.Base(os.Args[0]) == "netperf" && (len(os.Args) < 2 || os.Args[1] != "serve") {
+		os.Exit(netperfCommand(os.Args[1:]))
+	}
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -51,6 +58,8 @@ func run(args []string) int {
 			return exitOK
 		case "serve":
 			return serve(args[1:])
+		case "netperf":
+			return netperfCommand(args[1:])
 		case "help", "-h", "--help":
 			usage(os.Stdout)
 			return exitOK
@@ -144,6 +153,9 @@ func usage(w io.Writer) {
   netscript serve [--listen ADDR:PORT]  serve the other end of tests (default :12866);
                                         netscript serve --help lists its bounds, --token-file
                                         and --allow-client (run client sides for scripts)
+  netscript netperf [--script] ARGS...  netperf 2.7.1's command line on netscript's engine, with
+                                        netperf's output (--script: print the Starlark it amounts to);
+                                        the binary run under the name netperf is the same
   netscript version                     version, commit and Go version
 flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json

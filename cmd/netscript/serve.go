@@ -100,6 +100,18 @@ func serve(args []string) int {
 	ag := allow.clientAgent(th, tok, lim)
 	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag, NetperfAnySource: *npAny})
 	defer srv.Close()
+	// netperf's listeners first: once the native one answers (what
+	// scripts and tests wait for), every listener does.
+	for _, a := range npListen {
+		addr, err := srv.ListenNetperf(a)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "netscript serve: --netperf-listen: %v\n", err)
+			return exitUsage
+		}
+		if !*quiet {
+			fmt.Fprintf(os.Stderr, "netscript serve: answering netperf clients on %s, without authentication\n", addr)
+		}
+	}
 	for _, a := range listen {
 		addr, err := srv.Listen(a)
 		if err != nil {
@@ -112,16 +124,6 @@ func serve(args []string) int {
 				access = "clients must prove they hold the token from " + tokenSource(*tokenFile)
 			}
 			fmt.Fprintf(os.Stderr, "netscript serve: listening on %s (protocol %d); %s\n", addr, proto.Version, access)
-		}
-	}
-	for _, a := range npListen {
-		addr, err := srv.ListenNetperf(a)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "netscript serve: --netperf-listen: %v\n", err)
-			return exitUsage
-		}
-		if !*quiet {
-			fmt.Fprintf(os.Stderr, "netscript serve: answering netperf clients on %s, without authentication\n", addr)
 		}
 	}
 	if n := allow.notice(tok, tokenSource(*tokenFile)); n != "" && (tok == nil || !*quiet) {

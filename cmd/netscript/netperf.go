@@ -1,0 +1,29 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"netscript/engine/auth"
+	"netscript/starlib/netperfcli"
+)
+
+// netperfCommand is `netscript netperf ARGS...` and this binary run under
+// the name netperf: netperf 2.7.1's command line on netscript's engine
+// (package netperfcli). Ctrl-C ends the test, which still reports what it
+// measured, as netperf's does.
+func netperfCommand(args []string) int {
+	tok, err := auth.LoadToken("")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "netperf: %v\n", err)
+		return 1
+	}
+	env := newEnv(flags{quiet: true, token: tok})
+	defer env.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return netperfcli.Main(ctx, args, env, version, os.Stdout, os.Stderr)
+}

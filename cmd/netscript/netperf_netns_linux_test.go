@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"netscript/engine/netns"
+)
+
+// TestNetperfSeedsInNamespaces runs the seeds' netperf command lines with
+// their addresses replaced by test namespaces' (192.168.1.100 becomes
+// 198.18.0.2, the client 198.18.0.1) and their lengths cut to a second:
+// `netscript serve --netperf-listen` answers on netperf's port 12865 in one namespace, with
+// standing endpoints for the -N lines, and `netscript netperf` runs in the
+// other. Each prints netperf's form.
+func TestNetperfSeedsInNamespaces(t *testing.T) {
+	cli, srv := netns.New(t, "np-cli"), netns.New(t, "np-srv")
+	netns.Link(t, cli, srv, "198.18.0.1/24", "198.18.0.2/24")
+	serveIn(t, srv, "198.18.0.2:12866", "--netperf-listen", "198.18.0.2:12865",
+		"--data", "tcp_crr:198.18.0.2:12345,request=128,response=4096",
+		"--data", "udp_rr:198.18.0.2:12346,request=128,response=4096")
+	for _, c := range []struct {
+		line  string
+		check func(out string) bool
+	}{
+		// 002: the controlled TCP_CRR and UDP_RR of runem/runem_udp.
+		{"-H 198.18.0.2 -t TCP_CRR -c -C -l 1 -P 0 -- -r 128,4096 -P ,12347", cpuRR(128, 4096)},
+		{"-H 198.18.0.2 -t UDP_RR -c -C -l 1 -P 0 -- -r 128,4096 -P ,12348", cpuRR(128, 4096)},
+		// 002: the -N ones, from the client's address, at the standing endpoints.
+		{"-H 198.18.0.2 -t TCP_CRR -c -C -l 1 -N -P 0 -- -r 128,4096 -P ,12345 -L 198.18.0.1", cpuRR(128, 4096)},
+		{"-H 198.18.0.2 -t UDP_RR -c -C -l 1 -N -P 0 -- -r 128,4096 -P ,12346 -L 198.18.0.1", cpuRR(128, 4096)},
+		// 000: TCP_CRR over Fast Open with confidence intervals (3 iterations).
+		{"-H 198.18.0.2 -t TCP_CRR -l 1 -i 3,3 -- -F", func(out string) bool {
+			return strings.HasPrefix(out, "MIGRATED TCP Connect/Request/Response TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 198.18.0.2 () port 0 AF_INET : +/-2.500% @ 99% conf.  : histogram") &&
+				strings.Contains(out, "\nLocal /Remote\nSocket Size   Request  Resp.   Elapsed  Trans.\n")
+		}},
+		// 001: TCP_RR to 99 % +/- 0.5 % with keyval output (3 iterations).
+		{"-H 198.18.0.2 -t TCP_RR -l 1 -i 3,3 -I 99,1 -- -k throughput,confidence_level,confidence_interval,confidence_iteration,throughput_confid", func(out string) bool {
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			return len(lines) == 6 && strings.Contains(lines[0], " : +/-0.500% @ 99% conf. ") &&
+				strings.HasPrefix(lines[1], "THROUGHPUT=") && lines[2] == "CONFIDENCE_LEVEL=99" &&
+				lines[3] == "CONFIDENCE_INTERVAL=1.000000" && lines[4] == "CONFIDENCE_ITERATION=3" && strings.HasPrefix(lines[5], "THROUGHPUT_CONFID=")
+		}},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		cmd := cli.Command(ctx, bin, append([]string{"netperf"}, strings.Fields(c.line)...)...)
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		cancel()
+		if err != nil || !c.check(o.String()) {
+			t.Errorf("netperf %s: %v\nstdout:\n%s\nstderr:\n%s", c.line, err, o.String(), e.String())
+		}
+	}
+}
+
+// TestNetperfSeedLoopInNamespaces runs the inside of 002's shell loop
+// (`for i in ...; do netperf ... -N ... -L 192.168.1.$i & done`) three
+// times at once, each from its own source address, at one standing
+// endpoint; each prints netperf's two lines.
+func TestNetperfSeedLoopInNamespaces(t *testing.T) {
+	cli, srv := netns.New(t, "npl-cli"), netns.New(t, "npl-srv")
+	veth := netns.Link(t, cli, srv, "198.18.0.1/24", "198.18.0.2/24")
+	for _, a := range []string{"198.18.0.11/24", "198.18.0.12/24"} {
+		cli.AddAddr(t, veth.DevA, a)
+	}
+	serveIn(t, srv, "198.18.0.2:12865", "--data", "tcp_crr:198.18.0.2:12345,request=128,response=4096")
+	type out struct {
+		src      string
+		err      error
+		out, msg string
+	}
+	done := make(chan out)
+	srcs := []string{"198.18.0.1", "198.18.0.11", "198.18.0.12"}
+	for _, src := range srcs {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			line := "-H 198.18.0.2 -t TCP_CRR -c -C -l 1 -N -P 0 -- -r 128,4096 -P ,12345 -L " + src
+			cmd := cli.Command(ctx, bin, append([]string{"netperf"}, strings.Fields(line)...)...)
+			var o, e bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &o, &e
+			err := cmd.Run()
+			done <- out{src, err, o.String(), e.String()}
+		}()
+	}
+	for range srcs {
+		r := <-done
+		if r.err != nil || !cpuRR(128, 4096)(r.out) {
+			t.Errorf("-L %s: %v\nstdout:\n%s\nstderr:\n%s", r.src, r.err, r.out, r.msg)
+		}
+	}
+}
+
+// cpuRR checks netperf's -c -C -P 0 request/response lines.
+func cpuRR(req, rsp int) func(string) bool {
+	return func(out string) bool {
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		if len(lines) != 2 {
+			return false
+		}
+		f := strings.Fields(lines[0])
+		return len(f) == 10 && f[2] == strconv.Itoa(req) && f[3] == strconv.Itoa(rsp) && len(strings.Fields(lines[1])) == 2
+	}
+}
