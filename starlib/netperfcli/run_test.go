@@ -78,7 +78,7 @@ func TestScriptOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := c.Script()
-	for _, want := range []string{`host = "198.18.0.2"`, "port = 12865", "fastopen = True", `local = "198.18.1.1"`,
+	for _, want := range []string{`host = "198.18.0.2"`, `server = "netserver"`, "fastopen = True", `local = "198.18.1.1"`,
 		"local_port = 5000", "data_port = 6000", "send_buffer = 65536", "recv_buffer = 131072", "cpu = 0", "remote_cpu = 1",
 		"interval = 1", "confidence(test, level = 99, width = 5, min = 30, max = 30)"} {
 		if !strings.Contains(src, want) {

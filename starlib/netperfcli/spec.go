@@ -53,15 +53,22 @@ func (c *Command) Spec() (spec.Spec, error) {
 // server (-p alone changes nothing then); -H host is netserver's control
 // port, 12865 unless -p says otherwise, in netserver's protocol
 // (server="netserver"), so it is a netserver or a `netscript serve
-// --netperf-listen`.
+// --netperf-listen`; with -N, a standing endpoint of `netscript serve
+// --data`.
 func target(c *Command, s *spec.Spec) (kwargs []string) {
 	if c.Host == "" {
 		return nil
 	}
-	s.Host, s.Port, s.Server = c.Host, NetserverPort, spec.ServerNetserver
+	s.Host, s.Port = c.Host, NetserverPort
 	if c.Port != 0 {
 		s.Port = c.Port
 	}
+	if c.NoControl {
+		// -N: no control connection, a netscript standing endpoint
+		// (serve --data) at the data port.
+		return []string{"host = " + strconv.Quote(s.Host), "port = " + strconv.Itoa(s.Port)}
+	}
+	s.Server = spec.ServerNetserver
 	kw := []string{"host = " + strconv.Quote(s.Host), `server = "netserver"`}
 	if s.Port != NetserverPort {
 		kw = append(kw, "port = "+strconv.Itoa(s.Port))
