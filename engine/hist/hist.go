@@ -278,3 +278,22 @@ func bucketValue(i int, minV, maxV uint64) uint64 {
 	lo, hi := bucketBounds(i)
 	return min(max(lo+(hi-lo)/2, minV), maxV)
 }
+
+// Buckets calls fn for every bucket that holds a sample, in ascending
+// order, with the smallest and largest value the bucket can hold
+// (nanoseconds, inclusive) and its count. Values below ExactBelow have a
+// bucket each (lo == hi); the overflow bucket, for values above
+// MaxTracked, is reported as (MaxTracked, math.MaxInt64]. The counts sum
+// to Count. It is for reporting (re-binning into another layout, such as
+// netperf's decades), not for the hot path.
+func (h *Histogram) Buckets(fn func(lo, hi int64, n uint64)) {
+	if h.count == 0 {
+		return
+	}
+	for i := bucketIndex(uint64(h.Min())); i <= bucketIndex(h.max); i++ {
+		if n := h.counts[i]; n > 0 {
+			lo, hi := bucketBounds(i)
+			fn(int64(lo), int64(hi), n)
+		}
+	}
+}
