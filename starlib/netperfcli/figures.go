@@ -1,6 +1,7 @@
 package netperfcli
 
 import (
+	"netscript/engine/hist"
 	"netscript/engine/result"
 )
 
@@ -18,6 +19,9 @@ type Figures struct {
 	LocalCPUCount, RemoteCPUCount          int
 	// Latency over every iteration, in microseconds; nil for streams.
 	Latency *result.Latency
+	// Hist holds every iteration's transaction times (netperf does not
+	// reset its histogram between iterations); nil for streams.
+	Hist *hist.Histogram
 
 	// Confidence: Iterations run; the widths reached in percent (-1 when
 	// no confidence was asked for); Met is false when the target was
@@ -78,10 +82,10 @@ func (c *Command) figures(rs []*result.Result) *Figures {
 		f.RemoteCPUCount = *f.Last.RemoteCPUCount
 	}
 	if c.Test.RR() {
-		if lat, err := result.MergeLatency(rs); err == nil {
-			f.Latency = lat
+		if h, err := result.MergeHist(rs); err == nil && h != nil {
+			f.Hist, f.Latency = h, result.LatencyOf(h)
 		} else {
-			f.Latency = f.Last.Latency
+			f.Hist, f.Latency = f.Last.Hist, f.Last.Latency
 		}
 	}
 	return f
@@ -114,19 +118,7 @@ func (c *Command) scaleRate(v float64) float64 {
 	if c.band() {
 		bits = v * c.rrBytes() * 8
 	}
-	switch c.Format {
-	case 'k':
-		return bits / 1e3
-	case 'g':
-		return bits / 1e9
-	case 'K':
-		return bits / 8 / (1 << 10)
-	case 'M':
-		return bits / 8 / (1 << 20)
-	case 'G':
-		return bits / 8 / (1 << 30)
-	}
-	return bits / 1e6
+	return c.bitsIn(bits)
 }
 
 // unitsWord is netperf's format_units(): the unit the throughput is in,

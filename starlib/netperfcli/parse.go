@@ -215,8 +215,8 @@ func Parse(args []string) (*Command, error) {
 			if perr != nil {
 				return bad("invalid verbosity '%s'", v)
 			}
-			if n > 1 {
-				return refused("-v "+v, "netscript prints no histogram dump; -- -k p50_latency,p99_latency,... prints its percentiles")
+			if n > 2 {
+				return refused("-v "+v, "netscript prints netperf's output up to -v 2 (the histogram dump)")
 			}
 			c.Verbosity = n
 		case 'T':
@@ -261,6 +261,9 @@ func Parse(args []string) (*Command, error) {
 			"Please verify that you have the correct test name, \nand that test family has been compiled into this netperf.", testName), Status: 1}
 	}
 	c.Test = w
+	if c.Verbosity > 1 && !w.RR() {
+		return nil, refused("-v 2 with "+testName, "netscript times no send() or recv() call of a stream test, so has no histogram of them; request/response tests print theirs")
+	}
 	if confI || confL {
 		if !confI {
 			c.IterMax, c.IterMin = 10, 3

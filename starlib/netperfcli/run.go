@@ -176,8 +176,14 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 	if c.Output == OutputClassic {
 		c.Warning(stdout, f)
 		c.Classic(stdout, f)
+		if c.Verbosity > 1 {
+			c.Verbose(stdout, f)
+		}
 	} else {
 		c.Omni(stdout, f)
+		if c.Verbosity > 1 {
+			c.histogram(stdout, f, "Histogram of request/response times")
+		}
 	}
 	return 0
 }

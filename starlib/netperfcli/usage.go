@@ -29,7 +29,7 @@ Global options:
     -t testname       TCP_STREAM (default), TCP_MAERTS, TCP_RR, TCP_CRR, UDP_RR,
                       UDP_STREAM or TCP_CC
     -T lcpu,rcpu      Bind the local / remote data path to a CPU
-    -v 0|1            Verbosity (netscript prints no histogram dump)
+    -v 0|1|2          Verbosity (2: the histogram dump, request/response tests)
     -V                Display the version and exit
     -w time           Pacing interval (ms, or with a u, m or s suffix), with -b
 

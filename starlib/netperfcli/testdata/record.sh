@@ -54,3 +54,21 @@ rec err_conf_level -I 120,1
 rec err_bad_option -Q
 rec err_bad_test_option -t TCP_RR -l 1 -- -Q
 rec err_missing_arg -t
+# -v 2: the verbose block and histogram dump (tcp_stream_hist is kept for
+# reference: netscript refuses -v 2 for streams).
+rec tcp_rr_hist -t TCP_RR -l 1 -v 2
+rec tcp_crr_hist -t TCP_CRR -l 1 -v 2
+rec udp_rr_hist -t UDP_RR -l 1 -v 2
+rec tcp_cc_hist -t TCP_CC -l 1 -v 2
+rec tcp_stream_hist -t TCP_STREAM -l 1 -v 2
+rec tcp_rr_hist_conf -t TCP_RR -l 1 -v 2 -i 3,3
+rec tcp_rr_hist_cpu -t TCP_RR -l 1 -v 2 -c -C
+rec tcp_crr_hist_cpu -t TCP_CRR -l 1 -v 2 -c -C
+rec udp_rr_hist_cpu -t UDP_RR -l 1 -v 2 -c -C
+rec tcp_rr_hist_p0 -t TCP_RR -l 1 -v 2 -P 0
+rec tcp_rr_hist_keyval -t TCP_RR -l 1 -v 2 -- -k THROUGHPUT,P50_LATENCY
+rec udp_rr_hist_keyval -t UDP_RR -l 1 -v 2 -- -k THROUGHPUT,P50_LATENCY
+rec tcp_rr_hist_csv -t TCP_RR -l 1 -v 2 -- -o THROUGHPUT,P50_LATENCY
+rec tcp_rr_hist_human -t TCP_RR -l 1 -v 2 -- -O THROUGHPUT,P50_LATENCY
+rec tcp_rr_hist_band -t TCP_RR -l 1 -v 2 -f k -- -r 100,200
+rec tcp_rr_hist_burst -t TCP_RR -l 1 -v 2 -- -b 4
