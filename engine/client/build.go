@@ -229,6 +229,9 @@ func (r *run) config(w *worker) result.Config {
 		}
 	}
 	cfg.LocalSendBuffer, cfg.LocalRecvBuffer = w.granted.Send, w.granted.Recv
+	if len(w.flows) > 0 && w.mux == nil {
+		cfg.LocalSendBufferEnd, cfg.LocalRecvBufferEnd = w.flows[0].final.Send, w.flows[0].final.Recv
+	}
 	return cfg
 }
 

@@ -382,6 +382,11 @@ func (r *run) npRemote(res *result.Result, conns []*npConn) {
 		}
 	}
 	res.Remote = rem
+	if len(conns) > 0 {
+		// The first flow's, as this end's (netserver reports them for
+		// omni tests only; 0 otherwise).
+		res.Config.RemoteSendBufferEnd, res.Config.RemoteRecvBufferEnd = conns[0].figs.SendBuf, conns[0].figs.RecvBuf
+	}
 	if measured == 0 && why != "" {
 		res.Notes = append(res.Notes, "cpu_util: remote_cpu is None: "+why)
 	}

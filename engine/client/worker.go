@@ -59,6 +59,9 @@ type flow struct {
 	running    bool // its thread was started
 	affinity   []int
 	threadTime time.Duration
+	// final is the data socket's buffers once the loop ended (zero for a
+	// connection per transaction), read by the flow's thread.
+	final sock.Buffers
 }
 
 func familyOf(a netip.Addr) int {
@@ -159,6 +162,9 @@ func (w *worker) run(f *flow) {
 	f.loop.Run()
 	if t1, err1 := cpu.ThreadTime(); err == nil && err1 == nil {
 		f.threadTime = t1.Sub(t0).Total()
+	}
+	if f.fd >= 0 {
+		f.final = sock.Granted(f.fd) // one getsockopt pair, after the measured loop
 	}
 }
 

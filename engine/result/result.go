@@ -159,6 +159,15 @@ type Config struct {
 	RecvBufferRequest       int `json:"recv_buffer_request"`
 	RemoteSendBufferRequest int `json:"remote_send_buffer_request"`
 	RemoteRecvBufferRequest int `json:"remote_recv_buffer_request"`
+	// The socket buffers at the end of the test (netperf's *_SIZE_END),
+	// which autotuning may have grown past what was granted: this end's
+	// read from the first flow's data socket once its loop ended, the far
+	// end's as a netserver reports them; 0 when not known (a connection
+	// per transaction, multiplexed flows, a netscript server).
+	LocalSendBufferEnd  int `json:"local_send_buffer_end"`
+	LocalRecvBufferEnd  int `json:"local_recv_buffer_end"`
+	RemoteSendBufferEnd int `json:"remote_send_buffer_end"`
+	RemoteRecvBufferEnd int `json:"remote_recv_buffer_end"`
 
 	Flows       int    `json:"flows"`       // flows in the test (1: netperf's one connection)
 	Multiplexed bool   `json:"multiplexed"` // the flows ran on a few epoll threads per end, not a thread each

@@ -193,3 +193,28 @@ func (c *Command) check() error {
 	}
 	return nil
 }
+
+// endSize is a *_SIZE_END selector: the socket buffer at the end of the
+// test when the engine read it (this end's data socket; a netserver's
+// report), else the size granted at creation (a connection per
+// transaction, or a netscript server, which reports no end sizes).
+func endSize(end, granted int) string {
+	if end > 0 {
+		return intv(end)
+	}
+	return intv(granted)
+}
+
+// The *_SIZE_END selectors' values (see endSize).
+func lssEnd(f *Figures) string {
+	return endSize(f.Last.Config.LocalSendBufferEnd, f.Last.Config.LocalSendBuffer)
+}
+func lsrEnd(f *Figures) string {
+	return endSize(f.Last.Config.LocalRecvBufferEnd, f.Last.Config.LocalRecvBuffer)
+}
+func rssEnd(f *Figures) string {
+	return endSize(f.Last.Config.RemoteSendBufferEnd, f.Last.Config.RemoteSendBuffer)
+}
+func rsrEnd(f *Figures) string {
+	return endSize(f.Last.Config.RemoteRecvBufferEnd, f.Last.Config.RemoteRecvBuffer)
+}
