@@ -11,7 +11,7 @@ import (
 func TestSizeEnd(t *testing.T) {
 	f := &Figures{Last: &result.Result{Config: result.Config{
 		LocalSendBuffer: 16384, LocalSendBufferEnd: 4194304,
-		LocalRecvBuffer: 131072, // no end size: a connection per transaction
+		LocalRecvBuffer:  131072, // no end size: a connection per transaction
 		RemoteSendBuffer: 16384, RemoteSendBufferEnd: 2626560,
 		RemoteRecvBuffer: 131072, // a netscript server reports none
 	}}}
