@@ -120,21 +120,11 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	for i, c := range conns {
 		r.spec.DataPorts[i] = c.dataPort
 	}
-	w, err := newWorker(&r.spec, ctrl.Addr(), conns[0].dataPort, nil)
+	w, t0, done, err := r.openFlows(ctx, ctrl.Addr(), conns[0].dataPort)
 	if err != nil {
 		return nil, err
 	}
-	defer w.close()
-	r.w = w
-	release, err := opt.takeThreads(w.threads())
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	t0, err := r.startTime(ctx, w)
-	if err != nil {
-		return nil, err
-	}
+	defer done()
 	lv := r.liveness() // the stall check; netserver sends no heartbeats
 	lv.start = later(time.Now(), t0)
 	stallErr := r.measure(ctx, w, nil, t0, lv)

@@ -29,21 +29,11 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	}
 	r := &run{spec: s, opt: opt, ctrl: netip.AddrPortFrom(data.Addr(), 0)}
 	r.spec.Host = host
-	w, err := newWorker(&r.spec, data.Addr(), int(data.Port()), nil)
+	w, t0, done, err := r.openFlows(ctx, data.Addr(), int(data.Port()))
 	if err != nil {
 		return nil, err
 	}
-	defer w.close()
-	r.w = w
-	release, err := opt.takeThreads(w.threads())
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	t0, err := r.startTime(ctx, w)
-	if err != nil {
-		return nil, err
-	}
+	defer done()
 	lv := r.liveness()               // the stall check; no heartbeats without a control connection
 	lv.start = later(time.Now(), t0) // the flows start at t0, if it is set
 	stallErr := r.measure(ctx, w, nil, t0, lv)
@@ -55,4 +45,30 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 		return res, err
 	}
 	return res, nil
+}
+
+// openFlows opens the test's data connections (or sockets) toward addr's
+// port, with no control connection of netscript's to set them up, takes
+// their threads, and picks the instant the measured interval begins; done
+// gives the threads back and closes the flows.
+func (r *run) openFlows(ctx context.Context, addr netip.Addr, port int) (w *worker, t0 time.Time, done func(), err error) {
+	w, err = newWorker(&r.spec, addr, port, nil)
+	if err != nil {
+		return nil, time.Time{}, nil, err
+	}
+	release, err := r.opt.takeThreads(w.threads())
+	if err != nil {
+		w.close()
+		return nil, time.Time{}, nil, err
+	}
+	r.w = w
+	done = func() {
+		release()
+		w.close()
+	}
+	if t0, err = r.startTime(ctx, w); err != nil {
+		done()
+		return nil, time.Time{}, nil, err
+	}
+	return w, t0, done, nil
 }

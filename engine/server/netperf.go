@@ -70,18 +70,7 @@ type NetperfReport struct {
 // ListenNetperf opens a listener on addr ("127.0.0.1:12865") for netperf
 // clients and starts serving it. It returns the address actually bound.
 func (s *Server) ListenNetperf(addr string) (net.Addr, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, errors.New("server closed")
-	}
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("listen for netperf on %s: %w", addr, err)
-	}
-	s.listeners = append(s.listeners, l)
-	go s.acceptLoop(l, s.netperfSession, s.netperfBusy)
-	return l.Addr(), nil
+	return s.listen(addr, "listen for netperf on "+addr, s.netperfSession, s.netperfBusy)
 }
 
 // netperfBusy refuses a netperf control connection over the pending

@@ -144,6 +144,12 @@ func (s *Server) Load() Load {
 // Listen opens a control listener on addr ("127.0.0.1:12866", "[::1]:0")
 // and starts serving it. It returns the address actually bound.
 func (s *Server) Listen(addr string) (net.Addr, error) {
+	return s.listen(addr, "listen "+addr, s.session, s.busy)
+}
+
+// listen opens a listener on addr whose connections serve answers (busy
+// refuses one over the pending bounds); what names it in an error.
+func (s *Server) listen(addr, what string, serve func(net.Conn, netip.Addr), busy func(net.Conn, string)) (net.Addr, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -151,10 +157,10 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("listen %s: %w", addr, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	s.listeners = append(s.listeners, l)
-	go s.acceptLoop(l, s.session, s.busy)
+	go s.acceptLoop(l, serve, busy)
 	return l.Addr(), nil
 }
 
