@@ -5,13 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"go.starlark.net/starlark"
-	"go.starlark.net/starlarktest"
-
 	"netscript/engine/client/netservertest"
-	"netscript/starlib"
-	"netscript/starlib/internal/startest"
-	"netscript/starlib/script"
 )
 
 // TestNetserverStarFiles runs testdata/netserver/*.star against real
@@ -25,24 +19,7 @@ func TestNetserverStarFiles(t *testing.T) {
 	port, port6 := netservertest.Start(t, "127.0.0.1"), netservertest.Start(t, "::1")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			th, _ := startest.NewThread(t)
-			pre := script.Globals(map[string]string{"port": fmt.Sprint(port), "port6": fmt.Sprint(port6)})
-			th.Load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
-				if module == "assert.star" {
-					return starlarktest.LoadAssertModule()
-				}
-				return script.LoadFunc(pre)(th, module)
-			}
-			sc, err := script.ReadScript(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := starlib.ExecFile(th, sc.Name, sc.Src, pre); err != nil {
-				if ee, ok := err.(*starlark.EvalError); ok {
-					t.Fatal(ee.Backtrace())
-				}
-				t.Fatal(err)
-			}
+			runStarFile(t, f, map[string]string{"port": fmt.Sprint(port), "port6": fmt.Sprint(port6)})
 		})
 	}
 }

@@ -26,25 +26,32 @@ func TestStarFiles(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			th, _ := startest.NewThread(t)
 			ports := fmt.Sprintf("%d,%d", socktest.Reserve(t, true), socktest.Reserve(t, true))
-			pre := script.Globals(map[string]string{"ports": ports})
-			th.Load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
-				if module == "assert.star" {
-					return starlarktest.LoadAssertModule()
-				}
-				return script.LoadFunc(pre)(th, module)
-			}
-			sc, err := script.ReadScript(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := starlib.ExecFile(th, sc.Name, sc.Src, pre); err != nil {
-				if ee, ok := err.(*starlark.EvalError); ok {
-					t.Fatal(ee.Backtrace())
-				}
-				t.Fatal(err)
-			}
+			runStarFile(t, f, map[string]string{"ports": ports})
 		})
+	}
+}
+
+// runStarFile runs the .star test f with args as the script's arguments
+// and assert.star loadable; a failure reports the Starlark backtrace.
+func runStarFile(t *testing.T, f string, args map[string]string) {
+	t.Helper()
+	th, _ := startest.NewThread(t)
+	pre := script.Globals(args)
+	th.Load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
+		if module == "assert.star" {
+			return starlarktest.LoadAssertModule()
+		}
+		return script.LoadFunc(pre)(th, module)
+	}
+	sc, err := script.ReadScript(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := starlib.ExecFile(th, sc.Name, sc.Src, pre); err != nil {
+		if ee, ok := err.(*starlark.EvalError); ok {
+			t.Fatal(ee.Backtrace())
+		}
+		t.Fatal(err)
 	}
 }

@@ -72,7 +72,7 @@ func npExchange(c net.Conn, addr string, m *npwire.Message, deadline time.Time, 
 	if first {
 		return npwire.ReadFirstAnswer(c, addr, deadline)
 	}
-	return npwire.ReadAnswer(c, addr, deadline)
+	return npwire.ReadLaterAnswer(c, addr, "answer to "+npwire.Name(m.Type), deadline)
 }
 
 // npSysinfo asks the netserver of c what its machine is (DO_SYSINFO) and
@@ -292,9 +292,9 @@ func npResults(conns []*npConn, s *spec.Spec, deadline time.Time) {
 	for _, c := range conns {
 		wg.Go(func() {
 			addr := c.c.RemoteAddr().String()
-			m, err := npwire.ReadAnswer(c.c, addr, deadline)
+			m, err := npwire.ReadLaterAnswer(c.c, addr, "results", deadline)
 			if err != nil {
-				c.err = fmt.Errorf("no results: %w", err)
+				c.err = fmt.Errorf(`server="netserver": %w`, err)
 				return
 			}
 			if c.tcc != nil {

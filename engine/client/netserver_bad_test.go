@@ -211,3 +211,67 @@ func TestNetserverSysinfo(t *testing.T) {
 		t.Errorf("server env %+v, notes %q", res.ServerEnv, res.Notes)
 	}
 }
+
+// TestNetserverVanishesBeforeResults: a far end that answers as a
+// netserver, serves the data, and closes the control connection instead of
+// sending its results is told as a netserver that went away (one line,
+// with what was measured), not as a far end that is no netserver.
+func TestNetserverVanishesBeforeResults(t *testing.T) {
+	data, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { data.Close() })
+	ended := make(chan struct{}, 1) // the data connection reached EOF
+	go func() {
+		for {
+			c, err := data.Accept()
+			if err != nil {
+				return
+			}
+			go func() { // an echo of one-byte transactions until EOF
+				defer func() { ended <- struct{}{} }()
+				defer c.Close()
+				b := make([]byte, 1)
+				for {
+					if _, err := io.ReadFull(c, b); err != nil {
+						return
+					}
+					if _, err := c.Write(b); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	port := fakeFarEnd(t, func(c net.Conn) {
+		for {
+			m, err := npwire.Read(c)
+			if err != nil {
+				return
+			}
+			switch m.Type {
+			case npwire.TypeDoSysinfo:
+				c.Write((&npwire.SysinfoResponse{Fields: []string{"Deprecated", "Deprecated", "Deprecated", "Deprecated"}}).Message().Bytes())
+			case npwire.TypeDoOmni:
+				rsp := &npwire.OmniResponse{RecvBufSize: 131072, SendBufSize: 16384, RecvSize: 1, SendSize: 1,
+					DataPort: uint32(data.Addr().(*net.TCPAddr).Port)}
+				c.Write(rsp.Message(0).Bytes())
+				// The data runs; then this "netserver" dies before its results.
+				<-ended
+				return
+			}
+		}
+	})
+	s := npSpec(spec.TCPRR, "127.0.0.1", port)
+	s.Duration, s.Transactions = 0, 200
+	msg := npFail(t, s)
+	for _, want := range []string{"closed the control connection before its results", "200 transactions"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q: want it to say %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "not a netserver") {
+		t.Errorf("error %q blames the far end's identity after it answered as a netserver", msg)
+	}
+}

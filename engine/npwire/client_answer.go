@@ -49,6 +49,31 @@ func ReadAnswer(c net.Conn, addr string, deadline time.Time) (*Message, error) {
 	return nil, &NotNetserverError{Addr: addr, What: Explain(b[:n], err)}
 }
 
+// ReadLaterAnswer reads one message, what ("OMNI_RESULTS"), from a far end
+// that has already answered as a netserver: its failure says what became
+// of the session (closed, reset, silent, cut short), not that the far end
+// is no netserver.
+func ReadLaterAnswer(c net.Conn, addr, what string, deadline time.Time) (*Message, error) {
+	c.SetReadDeadline(deadline)
+	defer c.SetReadDeadline(time.Time{})
+	b := make([]byte, MessageSize)
+	n, err := io.ReadFull(c, b)
+	if err == nil {
+		return Parse(b)
+	}
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, os.ErrDeadlineExceeded):
+		if n == 0 {
+			return nil, fmt.Errorf("the netserver at %s sent no %s in time", addr, what)
+		}
+		return nil, fmt.Errorf("the netserver at %s sent %d of the %d bytes of its %s, then nothing", addr, n, MessageSize, what)
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, fmt.Errorf("the netserver at %s closed the control connection before its %s (%d bytes of it came): did it exit, or end the test on its own timer?", addr, what, n)
+	}
+	return nil, fmt.Errorf("reading the %s of the netserver at %s: %w", what, addr, err)
+}
+
 // ReadFirstAnswer is ReadAnswer for the first answer of a far end that may
 // not be a netserver at all: it waits for three quarters of the time to
 // deadline, and when nothing came asks in the rest whether an HTTP server
