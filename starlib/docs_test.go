@@ -14,6 +14,7 @@ import (
 	"go.starlark.net/lib/time"
 	"go.starlark.net/starlark"
 
+	"netscript/engine/result"
 	"netscript/engine/spec"
 )
 
@@ -300,4 +301,29 @@ func TestNetperfFlags(t *testing.T) {
 			t.Errorf("docs/workloads.md: the row of %s does not give netperf's %q: %s", c.option, c.flag, row)
 		}
 	}
+}
+
+// TestDocsCoverResultFields: every field of a result is described in
+// docs/results.md.
+func TestDocsCoverResultFields(t *testing.T) {
+	docs := map[string]string{"docs/results.md": readDocs(t)["docs/results.md"]}
+	r := NewResult(&result.Result{})
+	for _, f := range r.AttrNames() {
+		if _, method := mustAttr(t, r, f).(*starlark.Builtin); method {
+			continue // to_dict
+		}
+		if len(documentedIn(docs, f)) == 0 {
+			t.Errorf("result field %s is not in docs/results.md: add a row starting \"| `%s` |\" to its table of fields, or a \"## ...\" section there with a list item \"- `%s`: ...\"", f, f, f)
+		}
+	}
+}
+
+// mustAttr returns the attribute name of v.
+func mustAttr(t *testing.T, v starlark.HasAttrs, name string) starlark.Value {
+	t.Helper()
+	x, err := v.Attr(name)
+	if err != nil || x == nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return x
 }
