@@ -27,11 +27,7 @@ func manual(t *testing.T) []string {
 		t.Fatalf("no docs/*.md (%v)", err)
 	}
 	sort.Strings(files)
-	out := []string{"../README.md"}
-	for _, f := range files {
-		out = append(out, f)
-	}
-	return out
+	return append([]string{"../README.md"}, files...)
 }
 
 // shownName is how a file is named in messages: from the top of the module.
