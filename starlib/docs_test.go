@@ -327,3 +327,20 @@ func mustAttr(t *testing.T, v starlark.HasAttrs, name string) starlark.Value {
 	}
 	return x
 }
+
+// TestHelpIndexAlike: the lines of help() are lower-case phrases saying
+// what each builtin gives, but for an initial name in capitals ("TCP_RR
+// test: ...").
+func TestHelpIndexAlike(t *testing.T) {
+	lines := strings.Split(helpIndex(), "\n")
+	for _, l := range lines[1 : len(lines)-1] {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			t.Errorf("help(): line %q has no description", l)
+			continue
+		}
+		if w := f[1]; unicode.IsUpper([]rune(w)[0]) && strings.ToUpper(w) != w {
+			t.Errorf("help(): the line of %s starts %q, in capitals; write a lower-case phrase (\"results as CSV lines\") in indexDoc (starlib/help.go) or its area's index map", f[0], w)
+		}
+	}
+}

@@ -259,8 +259,11 @@ var indexDoc = map[string]string{
 	"env":   "this machine: kernel, CPU, the sysctls that move results",
 	"help":  "this list; help(x) documents x",
 
-	"parallel":  "run functions at once; their tests share one start",
-	"aggregate": "combine results of one kind: sums, merged latency",
+	"parallel":  "functions run at once; their tests share one start",
+	"aggregate": "results of one kind combined: sums, merged latency",
+
+	"confidence": "runs until the mean is known to width % (netperf -i, -I)",
+	"compare":    "whether b differs from a: Welch's interval over A B B A runs",
 }
 
 // helpIndex lists every predeclared name with the first line of its
