@@ -20,8 +20,9 @@ export GOFLAGS
 # The binaries are pure Go and static. A cgo build starts its threads
 # through glibc, which registers rseq on each of them; the kernel then
 # updates that area after every context switch, and on a round trip that
-# switches twice per transaction this cost about 1 % per end here (README,
-# Benchmarks). Tests keep the default: -race wants cgo.
+# switches twice per transaction this cost about 1 % per end here
+# (docs/measurement.md, The data path). Tests keep the default: -race
+# wants cgo.
 BUILDENV  := CGO_ENABLED=0
 
 # How much each fuzz target runs in `make test`: a count of inputs, not a

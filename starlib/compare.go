@@ -9,7 +9,7 @@ import (
 	"netscript/engine/stats"
 )
 
-const compareDoc = `compare(a, b, runs=10, level=95, metric="throughput")
+const compareDoc = `compare(a, b, runs=10, level=95, metric="throughput") -> comparison
 
 Runs a and b in turn and says whether b really differs from a.
 

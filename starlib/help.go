@@ -32,13 +32,13 @@ An unknown field is an error that lists the valid ones.
   print(table([tcp_rr(request=s, response=s) for s in [1, 64, 1024]]))`,
 	"csv": `csv(results, fields=None) -> str
 
-Lays results out as netperf -o does: one header line of field names, then
+Lays results out as netperf -- -o does: one header line of field names, then
 one line per result. Fields as for table(); the default set adds units,
 brand, transactions and the latency distribution.
   print(csv(results, ["brand", "throughput", "latency.p99"]))`,
 	"kv": `kv(result, fields=None) -> str
 
-Lays one result out as netperf -k does: NAME=value lines, the name in
+Lays one result out as netperf -- -k does: NAME=value lines, the name in
 capitals with dots as underscores (latency.p99 is LATENCY_P99), strings in
 double quotes so a shell can source the text. Fields as for csv().
   print(kv(tcp_rr(duration=2), ["throughput", "latency.p99"]))`,
@@ -53,7 +53,7 @@ net.ipv4.ip_local_port_range, ...), netscript, commit, go.
   print(env())
   print(env().sysctls["net.ipv4.tcp_congestion_control"])
   print(json.encode(env().to_dict()))`,
-	"help": `help(x=None)
+	"help": `help(x=None) -> None
 
 Prints what x is and how to use it: a builtin's arguments and options with
 their defaults, a module's members, a result's fields, or a function's
@@ -75,13 +75,15 @@ Decodes JSON text into dicts, lists, strings, numbers, bools and None.`,
 Re-indents JSON text for people.`,
 	"json.encode_indent": `json.encode_indent(x, prefix="", indent="\t") -> str
 
-json.encode, indented for people.`,
+Encodes x as json.encode does, indented for people.`,
 }
 
 // resultDoc describes the fields of a result.
-const resultDoc = `A result is what one test measured: read-only; dir(r) lists the fields,
+const resultDoc = `result (what every workload returns)
+
+Holds what one test measured, read-only: dir(r) lists the fields,
 r.to_dict() gives plain data for json.encode, table()/csv()/kv() lay results
-out.
+out; docs/results.md describes every field.
 
   test, brand          "TCP_RR" and so on; the tag given with brand=
   throughput, units    completed transactions per second ("Trans/s"), or
@@ -252,13 +254,16 @@ var builtinParams = map[string][]string{
 // indexDoc is the line help() gives each builtin of this area.
 var indexDoc = map[string]string{
 	"table": "results as a fixed-width table (netperf's human output)",
-	"csv":   "results as CSV lines (netperf -o)",
-	"kv":    "one result as NAME=value lines (netperf -k)",
+	"csv":   "results as CSV lines (netperf -- -o)",
+	"kv":    "one result as NAME=value lines (netperf -- -k)",
 	"env":   "this machine: kernel, CPU, the sysctls that move results",
 	"help":  "this list; help(x) documents x",
 
-	"parallel":  "run functions at once; their tests share one start",
-	"aggregate": "combine results of one kind: sums, merged latency",
+	"parallel":  "functions run at once; their tests share one start",
+	"aggregate": "results of one kind combined: sums, merged latency",
+
+	"confidence": "runs until the mean is known to width % (netperf -i, -I)",
+	"compare":    "whether b differs from a: Welch's interval over A B B A runs",
 }
 
 // helpIndex lists every predeclared name with the first line of its

@@ -15,7 +15,7 @@ func TestHelp(t *testing.T) {
 		want       []string
 	}{
 		// A workload: its options with defaults and meaning, from the option table.
-		{"workload", `help(tcp_rr)`, []string{"tcp_rr(option=value, ...) -> result", "TCP_RR", "duration = 10s", "burst = 0", "requests kept in flight beyond the first (netperf -b)"}},
+		{"workload", `help(tcp_rr)`, []string{"tcp_rr(option=value, ...) -> result", "TCP_RR", "duration = 10s", "burst = 0", "requests kept in flight beyond the first (netperf -- -b)"}},
 		// By name, as a string.
 		{"by name", `help("udp_rr")`, []string{"udp_rr(option=value, ...)", "timeout = 1s"}},
 		// An option that does not apply is not listed.

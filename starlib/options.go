@@ -45,21 +45,21 @@ var options = []option{
 			}
 			return
 		}},
-	{"transactions", "none", "end after this many transactions (per flow, as each flow is one netperf) instead of after a duration (netperf -l -N)",
+	{"transactions", "none", "a count of transactions to end after, per flow (as each flow is one netperf), instead of a duration (netperf -l -N)",
 		func(s *spec.Spec, v starlark.Value) error {
 			n, err := toInt(v, 1, math.MaxInt64)
 			s.Transactions = uint64(n)
 			return err
 		}},
-	{"request", "1", "request size in bytes (netperf -r req,)",
+	{"request", "1", "request size in bytes (netperf -- -r req,)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Request, err = toSize(v); return }},
-	{"response", "1", "response size in bytes (netperf -r ,resp)",
+	{"response", "1", "response size in bytes (netperf -- -r ,resp)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Response, err = toSize(v); return }},
-	{"burst", "0", "requests kept in flight beyond the first (netperf -b); use nodelay=True with TCP",
+	{"burst", "0", "requests kept in flight beyond the first (netperf -- -b); use nodelay=True with TCP",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Burst, err = toInt(v, -anyInt, anyInt); return }},
-	{"nodelay", "False", "TCP_NODELAY on both ends (netperf -D)",
+	{"nodelay", "False", "TCP_NODELAY on both ends (netperf -- -D)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.NoDelay, err = toBool(v); return }},
-	{"local", "kernel's choice", "source address to bind the data socket(s) to (netperf -- -L); a list gives each flow its own",
+	{"local", "kernel's choice", "the source address the data socket(s) bind to (netperf -- -L); a list gives each flow its own",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			if l, ok := v.(starlark.Indexable); ok && !isString(v) {
 				s.Locals, err = listOf(l, "an address", toString)
@@ -68,7 +68,7 @@ var options = []option{
 			s.Local, err = toString(v)
 			return
 		}},
-	{"local_port", "kernel's choice", "source port to bind (netperf -- -P port,); a list gives each flow its own",
+	{"local_port", "kernel's choice", "the source port the data socket(s) bind to (netperf -- -P port,); a list gives each flow its own",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			if l, ok := v.(starlark.Indexable); ok && !isString(v) {
 				s.LocalPorts, err = listOf(l, "a port", func(v starlark.Value) (int, error) { return toInt(v, -anyInt, anyInt) })
@@ -93,7 +93,7 @@ var options = []option{
 			s.Flows, err = toInt(v, math.MinInt32, math.MaxInt32)
 			return
 		}},
-	{"local_ports", "kernel's choice", "(lo, hi): walk source ports as netperf's TCP_CRR does: each flow starts at its own place " +
+	{"local_ports", "kernel's choice", "(lo, hi), a range of source ports walked as netperf's TCP_CRR walks them (netperf -- -p min,max): each flow starts at its own place " +
 		"in the range, binds the next port for every connection and skips a port still in use (counted in result.errors)",
 		func(s *spec.Spec, v starlark.Value) error {
 			l, ok := v.(starlark.Indexable)
@@ -118,7 +118,7 @@ var options = []option{
 		"netserver spoken to in netperf's own protocol (port then defaults to 12865; one control connection per flow; " +
 		"what netserver does not report is None in the result, and its notes say so)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Server, err = toString(v); return }},
-	{"family", "\"auto\"", "\"inet\", \"inet6\" or \"auto\" (netperf -4, -6)",
+	{"family", "\"auto\"", "the address family: \"inet\", \"inet6\" or \"auto\" (netperf -4, -6)",
 		func(s *spec.Spec, v starlark.Value) error {
 			str, err := toString(v)
 			if err != nil {
@@ -127,7 +127,7 @@ var options = []option{
 			s.Family, err = sock.ParseFamily(str)
 			return err
 		}},
-	{"timeout", "1s", "how long to wait for a response before the transaction counts as lost",
+	{"timeout", "1s", "how long to wait for a response before the transaction counts as lost (netperf -- -e)",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.Timeout, err = toDuration(v)
 			return
@@ -139,29 +139,29 @@ var options = []option{
 		}},
 	{"brand", "\"\"", "a tag carried into the result and every output (netperf -B)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Brand, err = toString(v); return }},
-	{"send_size", "the send buffer (16384 TCP, 65507 UDP)", "bytes per send call (netperf -m); for tcp_maerts the server's sends",
+	{"send_size", "the send buffer (16384 TCP, 65507 UDP)", "bytes per send call (netperf -- -m); for tcp_maerts the server's sends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.SendSize, err = toSize(v); return }},
-	{"recv_size", "the receive buffer", "bytes per receive call (netperf -M); for tcp_stream and udp_stream the server's receives",
+	{"recv_size", "the receive buffer", "bytes per receive call (netperf -- -M); for tcp_stream and udp_stream the server's receives",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RecvSize, err = toSize(v); return }},
-	{"bytes", "none", "end after this many bytes sent instead of after a duration (netperf -l -N); an int or a string such as \"1G\"",
+	{"bytes", "none", "a count of bytes sent to end after instead of a duration (netperf -l -N): an int or a string such as \"1G\"",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Bytes, err = toByteCount(v); return }},
-	{"fastopen", "False", "open each connection with TCP Fast Open: sendto(MSG_FASTOPEN) on the client, TCP_FASTOPEN on the listener (netperf -F); result.fastopen says what really happened",
+	{"fastopen", "False", "True: each connection opens with TCP Fast Open, sendto(MSG_FASTOPEN) on the client and TCP_FASTOPEN on the listener (netperf -- -F); result.fastopen says what really happened",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.FastOpen, err = toBool(v); return }},
-	{"cpu_util", "False", "measure CPU utilisation and service demand on both ends (netperf -c -C), plus the CPU time of the test's own threads",
+	{"cpu_util", "False", "True: CPU utilisation and service demand measured on both ends (netperf -c -C), and the CPU time of the test's own threads",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.CPUUtil, err = toBool(v); return }},
-	{"send_buffer", "kernel's default", "SO_SNDBUF of the client's data sockets (netperf -s); result.config shows what was granted",
+	{"send_buffer", "kernel's default", "SO_SNDBUF of the client's data sockets (netperf -- -s); result.config shows what was granted",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.SendBuffer, err = toBuffer(v); return }},
-	{"recv_buffer", "kernel's default", "SO_RCVBUF of the client's data sockets (netperf -s ,size)",
+	{"recv_buffer", "kernel's default", "SO_RCVBUF of the client's data sockets (netperf -- -s ,size)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RecvBuffer, err = toBuffer(v); return }},
-	{"remote_send_buffer", "kernel's default", "SO_SNDBUF of the server's data socket (netperf -S)",
+	{"remote_send_buffer", "kernel's default", "SO_SNDBUF of the server's data socket (netperf -- -S)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RemoteSendBuffer, err = toBuffer(v); return }},
-	{"remote_recv_buffer", "kernel's default", "SO_RCVBUF of the server's data socket (netperf -S ,size)",
+	{"remote_recv_buffer", "kernel's default", "SO_RCVBUF of the server's data socket (netperf -- -S ,size)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RemoteRecvBuffer, err = toBuffer(v); return }},
-	{"cpu", "not bound", "bind the client's data-path thread to this CPU (netperf -T cpu,)",
+	{"cpu", "not bound", "the CPU the client's data-path thread is bound to (netperf -T cpu,)",
 		func(s *spec.Spec, v starlark.Value) error { return toCPU(v, &s.CPU) }},
-	{"remote_cpu", "not bound", "bind the server's data-path thread to this CPU (netperf -T ,cpu)",
+	{"remote_cpu", "not bound", "the CPU the server's data-path thread is bound to (netperf -T ,cpu)",
 		func(s *spec.Spec, v starlark.Value) error { return toCPU(v, &s.RemoteCPU) }},
-	{"interval", "none", "take an interim sample every this many seconds, kept in result.interim and shown live on a terminal (netperf -D)",
+	{"interval", "none", "seconds between interim samples, kept in result.interim and shown live on a terminal (netperf -D)",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.Interval, err = toDuration(v)
 			if err == nil && s.Interval <= 0 {
@@ -169,7 +169,7 @@ var options = []option{
 			}
 			return
 		}},
-	{"rate", "as fast as possible", "pace transactions (or sends, for streams) to this many per second (netperf -w, -b)",
+	{"rate", "as fast as possible", "transactions (or sends, for streams) per second to pace the test to (netperf -w, -b)",
 		func(s *spec.Spec, v starlark.Value) error {
 			f, ok := Number(v)
 			if !ok {
@@ -181,8 +181,8 @@ var options = []option{
 			s.Rate = f
 			return nil
 		}},
-	{"liveness", "3s", "end the test, with what it measured so far, when no flow has made progress (no transaction, no byte) " +
-		"or the server has sent nothing on the control connection for this long: seconds or a string such as \"5s\"; " +
+	{"liveness", "3s", "how long the test runs on with no flow making progress (no transaction, no byte) " +
+		"or nothing from the server on the control connection before it ends with what it measured so far: seconds or a string such as \"5s\"; " +
 		"paced, lossy UDP_RR and TCP_CRR tests get their rate's gap, timeout or connect_timeout on top; 0: never",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.Liveness, err = toDuration(v)
@@ -191,7 +191,7 @@ var options = []option{
 			}
 			return
 		}},
-	{"control", "True", "False: no control connection; talk straight to a standing endpoint at host:data_port (`netscript serve --data WORKLOAD:PORT`), as netperf -N",
+	{"control", "True", "False: no control connection; the test talks straight to a standing endpoint at host:data_port (`netscript serve --data WORKLOAD:PORT`), as netperf -N",
 		func(s *spec.Spec, v starlark.Value) error {
 			on, err := toBool(v)
 			s.NoControl = !on

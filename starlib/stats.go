@@ -12,7 +12,8 @@ import (
 
 const statsDoc = `stats (module)
 
-Descriptive statistics and confidence intervals over lists of numbers.
+Computes descriptive statistics and confidence intervals over lists of
+numbers.
 
   stats.mean(xs)           arithmetic mean
   stats.stddev(xs)         sample standard deviation (n−1); needs 2 values
@@ -32,19 +33,19 @@ or infinity, with an error that names it; none returns NaN.
 var statsDocs = map[string]string{
 	"stats.mean": `stats.mean(xs) -> float
 
-The arithmetic mean of a non-empty list or tuple of numbers.`,
+Returns the arithmetic mean of a non-empty list or tuple of numbers.`,
 	"stats.stddev": `stats.stddev(xs) -> float
 
-The sample standard deviation (divisor n−1, as netperf's confidence
+Returns the sample standard deviation (divisor n−1, as netperf's confidence
 intervals and every t test use); needs at least 2 values.`,
 	"stats.median": `stats.median(xs) -> float
 
-The middle value of xs, or the mean of the two middle values when the
+Returns the middle value of xs, or the mean of the two middle values when the
 count is even; the same as stats.percentile(xs, 50). xs is not reordered.`,
 	"stats.percentile": `stats.percentile(xs, q) -> float
 
-The q-th percentile of xs, 0 ≤ q ≤ 100 (a percentile, not a fraction), by
-linear interpolation between the two nearest ranks: sort xs into
+Returns the q-th percentile of xs, 0 ≤ q ≤ 100 (a percentile, not a
+fraction), by linear interpolation between the two nearest ranks: sort xs into
 x[0] ≤ … ≤ x[n−1], take r = q/100·(n−1), return
 x[⌊r⌋] + (r−⌊r⌋)·(x[⌊r⌋+1] − x[⌊r⌋]). This is numpy.percentile's default,
 Excel's PERCENTILE.INC and R's type 7: percentile 0 is the minimum, 100 the
@@ -53,7 +54,7 @@ latency fields, which come from the full histogram.
   stats.percentile([15, 20, 35, 40, 50], 40)   # 29.0`,
 	"stats.ci": `stats.ci(xs, level=95) -> interval
 
-The two-sided Student-t confidence interval of the mean of xs at level
+Returns the two-sided Student-t confidence interval of the mean of xs at level
 percent (0 < level < 100); needs at least 2 values. Returns a value with:
   low, high    the interval: mean ∓ half_width
   mean         the mean of xs
