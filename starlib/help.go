@@ -181,6 +181,9 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := StatisticsDoc["stats."+name]; ok {
 		return d, true
 	}
+	if d, ok := plotDoc[name]; ok {
+		return d, true
+	}
 	return "", false
 }
 
@@ -247,6 +250,12 @@ var builtinParams = map[string][]string{
 	"compare":    {"a", "b", "runs", "level", "metric"},
 	"parallel":   {"fns"},
 	"aggregate":  {"results"},
+
+	"plot":         {"results", "x", "y", "series", "file", "title", "xlabel", "ylabel", "logx", "logy", "width", "height"},
+	"latency_plot": {"results", "file", "kind", "title", "width", "height"},
+	"timeseries":   {"results", "file", "y", "per_flow", "title", "width", "height"},
+	"bars":         {"values", "file", "labels", "title", "width", "height"},
+	"chart":        {"values", "kind", "x", "y", "series", "title", "xlabel", "ylabel", "logx", "logy", "labels", "per_flow", "unicode"},
 }
 
 // indexDoc is the line help() gives each builtin of this area.
