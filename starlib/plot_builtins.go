@@ -67,7 +67,7 @@ func (a pictureArgs) draw(b *starlark.Builtin, build func() (plot.Drawable, erro
 // plotBuiltin: plot(results, x=None, y="throughput", series=None, file, ...).
 func plotBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rv, xv, sv starlark.Value = nil, starlark.None, starlark.None
-	s := PlotSpec{Y: "throughput"}
+	s := PlotSpec{}
 	p := pictureArgs{width: plotWidthPx, height: plotHeightPx}
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "results", &rv, "x?", &xv, "y?", &s.Y, "series?", &sv,
 		"file", &p.file, "title?", &s.Title, "xlabel?", &s.XLabel, "ylabel?", &s.YLabel, "logx?", &s.LogX, "logy?", &s.LogY,
@@ -140,7 +140,7 @@ func barsBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 // chartBuiltin: chart(values, kind=None, ...) returns the text chart.
 func chartBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rv, lv, kv, xv, sv starlark.Value = nil, starlark.None, starlark.None, starlark.None, starlark.None
-	s := PlotSpec{Y: "throughput"}
+	s := PlotSpec{}
 	perFlow, unicode := false, false
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "values", &rv, "kind?", &kv, "x?", &xv, "y?", &s.Y, "series?", &sv,
 		"title?", &s.Title, "xlabel?", &s.XLabel, "ylabel?", &s.YLabel, "logx?", &s.LogX, "logy?", &s.LogY,

@@ -29,9 +29,6 @@ func SweepFigure(rows []starlark.Value, s PlotSpec) (*plot.Figure, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("no results to plot")
 	}
-	if s.Y == "" {
-		s.Y = "throughput"
-	}
 	kind := ""
 	for i, r := range rows {
 		k := plotKind(r)
@@ -44,6 +41,14 @@ func SweepFigure(rows []starlark.Value, s PlotSpec) (*plot.Figure, error) {
 			return nil, fmt.Errorf("results mix confidence values and results (results[%d] is a %s); plot one kind", i, r.Type())
 		}
 	}
+	if s.Y == "" {
+		// A confidence value's figure is its mean, whatever metric it
+		// summarises; a result's is its throughput.
+		s.Y = "throughput"
+		if kind == "confidence" {
+			s.Y = "mean"
+		}
+	}
 	units, err := sameUnits(rows, s.Y)
 	if err != nil {
 		return nil, err
@@ -54,6 +59,10 @@ func SweepFigure(rows []starlark.Value, s PlotSpec) (*plot.Figure, error) {
 	}
 	if f.YLabel == "" {
 		f.YLabel = withUnits(s.Y, units)
+		if s.Y == "mean" {
+			metric, _ := plotField(rows[0], "metric")
+			f.YLabel = withUnits(plainString(metric), units)
+		}
 	}
 	var order []string
 	bySeries := map[string]*plot.Series{}

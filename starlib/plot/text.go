@@ -50,9 +50,12 @@ func (f *Figure) Text(unicode bool) (string, error) {
 		f = f.ascii()
 	}
 	legend := f.legend(g)
-	rows := TextHeight - 4 - len(legend) // title, y label, axis, x ticks and label
-	if f.Title == "" {
-		rows++
+	rows := TextHeight - 3 - len(legend) // y label, axis, x ticks
+	if f.Title != "" {
+		rows--
+	}
+	if f.XLabel != "" {
+		rows--
 	}
 	tx := axisMap(f.LogX)
 	ty := axisMap(f.LogY)
