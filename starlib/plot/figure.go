@@ -332,21 +332,32 @@ func (b *Bars) Plot() (*gplot.Plot, error) {
 	bc.Color = plotutil.Color(0)
 	bc.LineStyle.Width = 0
 	p.Add(bc)
-	eb, err := plotter.NewYErrorBars(struct {
-		plotter.XYs
-		plotter.YErrors
-	}{xys, errs})
-	if err != nil {
-		return nil, err
+	intervals := false
+	for _, bar := range b.Bars {
+		intervals = intervals || bar.Low != bar.Value || bar.High != bar.Value
 	}
-	eb.LineStyle.Width = vg.Points(1.5)
-	eb.CapWidth = vg.Points(12)
-	p.Add(eb)
+	if intervals {
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{xys, errs})
+		if err != nil {
+			return nil, err
+		}
+		eb.LineStyle.Width = vg.Points(1.5)
+		eb.CapWidth = vg.Points(12)
+		p.Add(eb)
+	}
 	p.NominalX(names...)
 	// Half a bar's place of room on either side, and above the highest
 	// interval, so no bar or cap touches the frame.
 	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
-	p.Y.Max += 0.05 * (p.Y.Max - math.Min(p.Y.Min, 0))
+	p.Y.Min, p.Y.Max = math.Min(p.Y.Min, 0), math.Max(p.Y.Max, 0)
+	span := p.Y.Max - p.Y.Min
+	p.Y.Max += 0.05 * span
+	if p.Y.Min < 0 {
+		p.Y.Min -= 0.05 * span
+	}
 	p.Y.Tick.Marker = shortTicks{gplot.DefaultTicks{}}
 	if len(names) > 5 {
 		p.X.Tick.Label.Rotation = math.Pi / 6
