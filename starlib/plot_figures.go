@@ -21,9 +21,9 @@ func LatencyFigure(rows []starlark.Value, kind, title string) (*plot.Figure, err
 	f := &plot.Figure{Title: title, XLabel: "latency (µs)", LogX: true, Step: true}
 	switch kind {
 	case plot.CDF:
-		f.YLabel, f.LegendBottom = "fraction at or below", true
+		f.YLabel = "fraction at or below"
 	case plot.CCDF:
-		f.YLabel, f.LogY, f.LegendClear = "fraction slower", true, true
+		f.YLabel, f.LogY = "fraction slower", true
 	case plot.Histogram:
 		f.YLabel = "fraction of transactions"
 	default:

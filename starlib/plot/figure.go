@@ -49,12 +49,6 @@ type Figure struct {
 	// Step draws each series as a staircase (distributions) rather than
 	// straight segments.
 	Step bool
-	// LegendBottom puts the legend in the bottom right corner (where a CDF
-	// has no data) instead of the top right.
-	LegendBottom bool
-	// LegendClear says the legend's corner holds no data (a CCDF's top
-	// right), so no room is made for it above the data.
-	LegendClear bool
 	// XZero starts the x axis at 0 (time from the start).
 	XZero bool
 }
@@ -132,12 +126,33 @@ func Write(g Drawable, out io.Writer, format string, w, h vg.Length) error {
 	if err != nil {
 		return err
 	}
-	wt, err := p.WriterTo(w, h, format)
+	c, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
 		return err
 	}
-	_, err = wt.WriteTo(out)
+	drawBesideLegend(p, draw.New(c))
+	_, err = c.WriteTo(out)
 	return err
+}
+
+// drawBesideLegend draws p with its legend in a column of its own at the
+// right, so that the legend never covers data, wherever the data lie.
+func drawBesideLegend(p *gplot.Plot, dc draw.Canvas) {
+	leg := p.Legend
+	lw := leg.Rectangle(dc).Size().X
+	if lw == 0 {
+		p.Draw(dc)
+		return
+	}
+	p.Legend = gplot.NewLegend() // nothing for p to draw over its data
+	pad := vg.Points(6)
+	p.Draw(draw.Crop(dc, 0, -(lw + pad), 0, 0))
+	top := vg.Length(0)
+	if p.Title.Text != "" {
+		top = p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	}
+	leg.Top, leg.Left, leg.XOffs, leg.YOffs = true, false, 0, 0
+	leg.Draw(draw.Crop(dc, dc.Size().X-lw, 0, 0, -top))
 }
 
 // Plot builds the gonum plot of the figure.
@@ -163,13 +178,7 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 	if f.XNames != nil {
 		p.NominalX(f.XNames...)
 	}
-	p.Legend.Top = !f.LegendBottom
-	p.Legend.YOffs = -vg.Points(4)
-	if f.LegendBottom {
-		p.Legend.YOffs = vg.Points(4)
-	}
-	ymin, ymax := math.Inf(1), math.Inf(-1)
-	legend := 0
+	p.Legend.TextStyle.Font.Size = vg.Points(10)
 	for i, s := range f.Series {
 		xys := make(plotter.XYs, 0, len(s.Points))
 		var errs plotter.YErrors
@@ -179,11 +188,9 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 				continue // cannot be shown on a log axis
 			}
 			xys = append(xys, plotter.XY{X: pt.X, Y: pt.Y})
-			ymin, ymax = math.Min(ymin, pt.Y), math.Max(ymax, pt.Y)
 			if pt.Err {
 				errXYs = append(errXYs, plotter.XY{X: pt.X, Y: pt.Y})
 				errs = append(errs, struct{ Low, High float64 }{pt.Y - pt.Low, pt.High - pt.Y})
-				ymin, ymax = math.Min(ymin, pt.Low), math.Max(ymax, pt.High)
 			}
 		}
 		if len(xys) == 0 {
@@ -228,11 +235,9 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 			return nil, err
 		}
 		if s.Name != "" {
-			legend++
-			p.Legend.Add(s.Name, thumbs...)
+			p.Legend.Add(clip(s.Name, 28), thumbs...)
 		}
 	}
-	headroom(p, f, legend, ymin, ymax)
 	if f.XZero {
 		p.X.Min = math.Min(p.X.Min, 0)
 	}
@@ -276,33 +281,6 @@ func addMarks(p *gplot.Plot, marks []Mark, c color.Color, f *Figure, labelled bo
 	l.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(-9)}
 	p.Add(l)
 	return nil
-}
-
-// headroom makes room above the data for a legend in the top right, so it
-// does not cover the highest points.
-func headroom(p *gplot.Plot, f *Figure, legend int, ymin, ymax float64) {
-	if f.LegendBottom || f.LegendClear || legend == 0 || math.IsInf(ymin, 0) {
-		return
-	}
-	rows := float64(legend)
-	if f.LogY {
-		if ymin > 0 {
-			p.Y.Max = ymax * math.Pow(ymax/ymin, 0.12*rows+0.05) * 1.5
-		}
-		return
-	}
-	span := ymax - ymin
-	if span == 0 {
-		span = math.Abs(ymax)
-		if span == 0 {
-			span = 1
-		}
-	}
-	p.Y.Min = math.Min(p.Y.Min, 0)
-	if ymin >= 0 {
-		span = ymax - p.Y.Min
-	}
-	p.Y.Max = ymax + span*(0.1*rows+0.05)
 }
 
 // Plot builds the gonum bar chart: one bar per value, its interval as an

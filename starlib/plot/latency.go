@@ -72,16 +72,12 @@ func LatencySeries(name string, h *hist.Histogram, kind string) (Series, error) 
 			continue
 		}
 		x := us(h.Quantile(m.q))
-		y := m.q
-		switch kind {
-		case CCDF:
-			y = 1 - m.q
-		case Histogram:
-			y = 0
-			for i := 0; i+1 < len(s.Points); i++ {
-				if x >= s.Points[i].X && x < s.Points[i+1].X {
-					y = s.Points[i].Y
-				}
+		// On the curve as drawn (a staircase of buckets), where the eye
+		// looks for it, rather than at q, which may fall inside a step.
+		y := 0.0
+		for _, p := range s.Points {
+			if p.X <= x {
+				y = p.Y
 			}
 		}
 		s.Marks = append(s.Marks, Mark{X: x, Y: y, Label: m.label})
