@@ -204,11 +204,11 @@ func Chart(rows []starlark.Value, kind string, s PlotSpec, labels []string, perF
 	return f.Text(unicode)
 }
 
-// allStatistics reports whether every value is a confidence() or compare()
-// value.
+// allStatistics reports whether every value is a confidence(), stats.ci()
+// or compare() value.
 func allStatistics(rows []starlark.Value) bool {
 	for _, r := range rows {
-		if t := r.Type(); t != "confidence" && t != "comparison" {
+		if t := r.Type(); t != "confidence" && t != "comparison" && t != "interval" {
 			return false
 		}
 	}

@@ -32,9 +32,10 @@ per_flow=True. Returns the path.
   timeseries([bulk], file="bulk.svg")`,
 	"bars": `bars(values, file, labels=None, title=None, width=640, height=400) -> str
 
-Draws one bar per confidence() or compare() value with its interval as an
-error bar into file, labelled by labels (a list of strings) or else by the
-brand of each value's results. Returns the path.
+Draws one bar per confidence(), stats.ci() or compare() value with its
+interval as an error bar into file (means and differences do not mix),
+labelled by labels (a list of strings) or else by the brand of each
+value's results. Returns the path.
   bars([confidence(lambda: tcp_rr(brand=b)) for b in ["a", "b"]], file="ci.png")`,
 	"chart": `chart(values, kind=None, x=None, y="throughput", series=None, title=None,
       xlabel=None, ylabel=None, logx=False, logy=False, labels=None,
@@ -43,7 +44,7 @@ brand of each value's results. Returns the path.
 Draws the same pictures as text, at most 72 columns and 20 lines, for a
 terminal or a plain-text mail: kind "plot" (as plot()), "cdf", "ccdf" or
 "histogram" (as latency_plot()), "timeseries" or "bars"; None picks "bars"
-for confidence() and compare() values without x, else "plot". Plain ASCII
+for confidence(), stats.ci() and compare() values without x, else "plot". Plain ASCII
 unless unicode=True, which draws with block and box characters.
   print(chart(results, x="config.burst", y="throughput"))`,
 }

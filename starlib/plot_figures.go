@@ -145,13 +145,16 @@ func BarsFigure(values []starlark.Value, labels []string, title string) (*plot.B
 		return nil, fmt.Errorf("%d labels for %d values", len(labels), len(values))
 	}
 	b := &plot.Bars{Title: title}
+	// confidence() and stats.ci() values are means; compare() values are
+	// differences.
+	isMean := func(k string) bool { return k == "confidence" || k == "interval" }
 	kind := values[0].Type()
 	for i, v := range values {
 		k := v.Type()
-		if k != "confidence" && k != "comparison" {
-			return nil, fmt.Errorf("values[%d] is a %s; bars takes confidence() or compare() values (plot() draws results)", i, k)
+		if !isMean(k) && k != "comparison" {
+			return nil, fmt.Errorf("values[%d] is a %s; bars takes confidence(), stats.ci() or compare() values (plot() draws results)", i, k)
 		}
-		if k != kind {
+		if isMean(k) != isMean(kind) {
 			return nil, fmt.Errorf("values mix %s and %s values (values[%d]); a bar of a mean and one of a difference do not share an axis", kind, k, i)
 		}
 		valueField := "mean"
@@ -176,12 +179,16 @@ func BarsFigure(values []starlark.Value, labels []string, title string) (*plot.B
 			bar.Label = rowName(v, i)
 		}
 		b.Bars = append(b.Bars, bar)
-		if i == 0 {
-			metric, _ := output.Field(v, "metric")
-			units, _ := output.Field(v, "units")
-			m, u := plainString(metric), ""
-			if s, ok := starlark.AsString(units); ok {
-				u = s
+		if b.YLabel == "" {
+			m, u := "", ""
+			if metric, err := output.Field(v, "metric"); err == nil {
+				m = plainString(metric)
+			}
+			if units, err := output.Field(v, "units"); err == nil {
+				u, _ = starlark.AsString(units)
+			}
+			if m == "" {
+				continue // a stats.ci() interval: the next value may name it
 			}
 			if k == "comparison" {
 				m = "change in " + m

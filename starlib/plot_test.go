@@ -297,7 +297,7 @@ func TestPictureErrors(t *testing.T) {
 		{"not a number", `plot(rr, y = "test", file = dir + "/x.svg")`, "field test is a string (\"TCP_RR\"), not a number to plot"},
 		{"mixed units", `plot(rr + streams, file = dir + "/x.svg")`, "results mix units: results[0] (TCP_RR) is in Trans/s, results[3] (UDP_STREAM) in 10^6bits/s"},
 		{"mixed kinds", `plot([c1] + rr, file = dir + "/x.svg")`, "results mix confidence values and results (results[1] is a result); plot one kind"},
-		{"bars of results", `bars(rr, file = dir + "/x.svg")`, "values[0] is a result; bars takes confidence() or compare() values"},
+		{"bars of results", `bars(rr, file = dir + "/x.svg")`, "values[0] is a result; bars takes confidence(), stats.ci() or compare() values"},
 		{"bars mixed", `bars([c1, d1], file = dir + "/x.svg")`, "values mix confidence and comparison values"},
 		{"bars labels", `bars([c1, c2], labels = ["one"], file = dir + "/x.svg")`, "1 labels for 2 values"},
 		{"unwritable", `plot(rr, x = "bogus", file = "/nonexistent-dir/x.svg")`, `file "/nonexistent-dir/x.svg" cannot be written: no such file or directory`},

@@ -214,3 +214,42 @@ func TestReportBadInput(t *testing.T) {
 		t.Errorf("report of an old record:\n%.3000s", b)
 	}
 }
+
+// TestScriptPictures: the scripts that have a picture draw it into plot=FILE
+// (an SVG that parses, with its title), and without plot= print a text
+// chart after their table.
+func TestScriptPictures(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		script string
+		args   []string
+		title  string
+	}{
+		{"sweep.star", nil, "transaction rate against burst"},
+		{"latency_under_load.star", nil, "TCP_RR latency under load"},
+		{"many_sources.star", []string{"sources=4"}, "connections per second of each source"},
+		{"confidence.star", []string{"runs=3", "min=3", "max=3"}, "99 % confidence intervals"},
+	}
+	for _, c := range cases {
+		t.Run(c.script, func(t *testing.T) {
+			f := filepath.Join("../../scripts", c.script)
+			args := append([]string{"--quiet", f, "duration=0.1"}, c.args...)
+			r := netscript(t, 3*time.Minute, args...)
+			if r.code != 0 || !strings.Contains(r.stdout, c.title) {
+				t.Fatalf("without plot=: %+v", r)
+			}
+			if !strings.Contains(r.stdout, "+---") && !strings.Contains(r.stdout, "[") {
+				t.Errorf("no text chart:\n%s", r.stdout)
+			}
+			svg := filepath.Join(dir, strings.TrimSuffix(c.script, ".star")+".svg")
+			r = netscript(t, 3*time.Minute, append(args, "plot="+svg)...)
+			if r.code != 0 || !strings.Contains(r.stdout, "wrote "+svg) {
+				t.Fatalf("plot=%s: %+v", svg, r)
+			}
+			b, err := os.ReadFile(svg)
+			if err != nil || !strings.Contains(string(b), ">"+c.title+"</text>") {
+				t.Errorf("%s lacks its title %q (%v)", svg, c.title, err)
+			}
+		})
+	}
+}

@@ -241,6 +241,9 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 	if f.XZero {
 		p.X.Min = math.Min(p.X.Min, 0)
 	}
+	if !f.LogY && p.Y.Min > 0 {
+		p.Y.Min = 0 // from zero, so that a small difference looks small
+	}
 	return p, nil
 }
 

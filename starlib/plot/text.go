@@ -79,8 +79,8 @@ func (f *Figure) Text(unicode bool) (string, error) {
 	if math.IsInf(xmin, 0) {
 		return "", fmt.Errorf("no point can be shown (log axes need values above 0)")
 	}
-	if !f.LogY && ymin > 0 && ymin < ymax/2 {
-		ymin = 0 // a figure near zero reads better from zero
+	if !f.LogY && ymin > 0 {
+		ymin = 0 // from zero, so that a small difference looks small
 	}
 	col := scaler(tx, xmin, xmax, plotCols-1)
 	row := scaler(ty, ymin, ymax, rows-1)
