@@ -339,3 +339,28 @@ func TestPictureErrors(t *testing.T) {
 		t.Error("a failed plot left its file behind")
 	}
 }
+
+// TestPictureHelp: help() documents every picture builtin, within the
+// width of a mail, and the index lists them.
+func TestPictureHelp(t *testing.T) {
+	for name, sig := range map[string]string{
+		"plot": "plot(results, x=None", "latency_plot": "latency_plot(results, file", "timeseries": "timeseries(results, file",
+		"bars": "bars(values, file", "chart": "chart(values, kind=None", "": "latency_plot",
+	} {
+		th, _ := startest.NewThread(t)
+		var out strings.Builder
+		th.Print = func(_ *starlark.Thread, msg string) { out.WriteString(msg + "\n") }
+		code := "help(" + name + ")"
+		if _, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "help.star", code, starlib.Predeclared()); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), sig) {
+			t.Errorf("%s lacks %q:\n%s", code, sig, out.String())
+		}
+		for _, l := range strings.Split(out.String(), "\n") {
+			if len([]rune(l)) > starlib.MailWidth {
+				t.Errorf("%s: line wider than %d: %q", code, starlib.MailWidth, l)
+			}
+		}
+	}
+}
