@@ -58,6 +58,14 @@ func LatencyFigure(rows []starlark.Value, kind, title string) (*plot.Figure, err
 // time axis: each sample at its result's start plus its t, so the tests of
 // a parallel() call share a clock. One line per result, or per flow.
 func TimeseriesFigure(rows []starlark.Value, y string, perFlow bool, title string) (*plot.Figure, error) {
+	return TimeseriesFigureFrom(rows, y, perFlow, title, math.Inf(1))
+}
+
+// TimeseriesFigureFrom is TimeseriesFigure with time counted from t0
+// (seconds since the Unix epoch, as a result's start) when t0 is earlier
+// than every result's start, so that several pictures of one run share a
+// clock.
+func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title string, t0 float64) (*plot.Figure, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("no results to plot")
 	}
@@ -68,7 +76,6 @@ func TimeseriesFigure(rows []starlark.Value, y string, perFlow bool, title strin
 	if err != nil && y == "throughput" {
 		return nil, err
 	}
-	t0 := math.Inf(1)
 	starts := make([]float64, len(rows))
 	for i, r := range rows {
 		v, err := plotField(r, "start")

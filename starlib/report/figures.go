@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -101,6 +102,12 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 	}
 	var tsOrder []string
 	tsGroups := map[string][]starlark.Value{}
+	t0 := math.Inf(1) // the run's first start: every time series on one clock
+	for _, rr := range results {
+		if len(rr.Result.Interim) > 0 {
+			t0 = math.Min(t0, rr.Result.Start)
+		}
+	}
 	for _, v := range withInterim {
 		u := unitsOf(v)
 		if _, ok := tsGroups[u]; !ok {
@@ -110,7 +117,12 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 	}
 	for _, u := range tsOrder {
 		title := "throughput over time (" + u + ")"
-		if f, err := starlib.TimeseriesFigure(tsGroups[u], "throughput", false, title); err == nil {
+		shown := tsGroups[u]
+		if len(shown) > maxCurves {
+			notes = append(notes, fmt.Sprintf("%s: the first %d of %d results", title, maxCurves, len(shown)))
+			shown = shown[:maxCurves]
+		}
+		if f, err := starlib.TimeseriesFigureFrom(shown, "throughput", false, title, t0); err == nil {
 			figs = append(figs, Figure{title, f})
 		} else {
 			notes = append(notes, fmt.Sprintf("no time series: %v", err))
