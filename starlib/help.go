@@ -289,6 +289,8 @@ func helpIndex() string {
 			line = fmt.Sprintf("%s test: %s", w, w.Short)
 		} else if short, ok := indexDoc[n]; ok {
 			line = short
+		} else if short, ok := plotIndexDoc[n]; ok {
+			line = short
 		} else if _, ok := pre[n].(starlark.HasAttrs); ok {
 			line = "module: " + strings.Join(output.FieldNames(pre[n]), ", ")
 		} else if doc, ok := helpDocOf(n); ok {
