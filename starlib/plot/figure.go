@@ -235,7 +235,7 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 			return nil, err
 		}
 		if s.Name != "" {
-			p.Legend.Add(clip(s.Name, 28), thumbs...)
+			p.Legend.Add(clip(s.Name, 36), thumbs...)
 		}
 	}
 	if f.XZero {

@@ -157,7 +157,10 @@ func (f *Figure) Text(unicode bool) (string, error) {
 	return strings.Join(lines, "\n"), nil
 }
 
-// legend is at most two lines naming each series by its mark.
+// maxLegendLines bounds a text chart's legend; the plot gives way to it.
+const maxLegendLines = 4
+
+// legend is at most maxLegendLines lines naming each series by its mark.
 func (f *Figure) legend(g glyphs) []string {
 	if len(f.Series) < 2 && (len(f.Series) == 0 || f.Series[0].Name == "") {
 		return nil
@@ -169,7 +172,7 @@ func (f *Figure) legend(g glyphs) []string {
 		if cur != "" && len([]rune(cur))+2+len([]rune(item)) > TextWidth {
 			lines = append(lines, cur)
 			cur = ""
-			if len(lines) == 2 {
+			if len(lines) == maxLegendLines {
 				break
 			}
 		}
@@ -178,7 +181,7 @@ func (f *Figure) legend(g glyphs) []string {
 		}
 		cur += item
 	}
-	if cur != "" && len(lines) < 2 {
+	if cur != "" && len(lines) < maxLegendLines {
 		lines = append(lines, cur)
 	}
 	return lines

@@ -68,11 +68,9 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 		if x == "" || len(rows) < 2 {
 			continue
 		}
-		spec := starlib.PlotSpec{X: x, Title: fmt.Sprintf("throughput against %s", x)}
-		if tests(rows) > 1 {
-			spec.Series = "test"
-		}
-		if f, err := starlib.SweepFigure(rows, spec); err == nil {
+		lined := sweepLines(rows, x)
+		spec := starlib.PlotSpec{X: x, Series: "line", Title: fmt.Sprintf("throughput against %s", x)}
+		if f, err := starlib.SweepFigure(lined, spec); err == nil {
 			figs = append(figs, Figure{spec.Title, f})
 		} else {
 			notes = append(notes, fmt.Sprintf("no sweep of %s: %v", units, err))
@@ -80,7 +78,7 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 		if units == result.UnitsTrans {
 			spec.Y, spec.Title = "latency.p99", fmt.Sprintf("p99 latency against %s", x)
 			spec.YLabel = "latency.p99 (µs)"
-			if f, err := starlib.SweepFigure(rows, spec); err == nil {
+			if f, err := starlib.SweepFigure(lined, spec); err == nil {
 				figs = append(figs, Figure{spec.Title, f})
 			}
 		}
@@ -129,6 +127,81 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 		}
 	}
 	return figs, notes
+}
+
+// sweepLines gives each result a line of its own test and of the values
+// of the other config fields that vary (request and response beside a
+// burst sweep), so that a line joins only results that differ in x.
+func sweepLines(rows []starlark.Value, x string) []starlark.Value {
+	byTest := map[string][]starlark.Value{}
+	for _, r := range rows {
+		byTest[fieldText(r, "test")] = append(byTest[fieldText(r, "test")], r)
+	}
+	var others []string // varied within a test: defaults differ between tests
+	for _, f := range sweepFields {
+		for _, rs := range byTest {
+			if f != x && variedField(rs, f) {
+				others = append(others, f)
+				break
+			}
+		}
+	}
+	multi := tests(rows) > 1
+	out := make([]starlark.Value, len(rows))
+	for i, r := range rows {
+		var parts []string
+		if multi || len(others) == 0 {
+			parts = append(parts, fieldText(r, "test"))
+		}
+		for _, f := range others {
+			parts = append(parts, strings.TrimPrefix(f, "config.")+"="+fieldText(r, f))
+		}
+		d := starlark.NewDict(1)
+		d.SetKey(starlark.String("line"), starlark.String(strings.Join(parts, " ")))
+		out[i] = &lineRow{r.(starlark.HasAttrs), d}
+	}
+	return out
+}
+
+// lineRow is a result with one more field, line, for the legend.
+type lineRow struct {
+	starlark.HasAttrs
+	extra *starlark.Dict
+}
+
+// Attr returns line, else the result's field.
+func (l *lineRow) Attr(name string) (starlark.Value, error) {
+	if v, ok, _ := l.extra.Get(starlark.String(name)); ok {
+		return v, nil
+	}
+	return l.HasAttrs.Attr(name)
+}
+
+// AttrNames lists the result's fields and line.
+func (l *lineRow) AttrNames() []string { return append(l.HasAttrs.AttrNames(), "line") }
+
+func fieldText(r starlark.Value, f string) string {
+	v, err := output.Field(r, f)
+	if err != nil {
+		return "?"
+	}
+	if s, ok := starlark.AsString(v); ok {
+		return s
+	}
+	return v.String()
+}
+
+// variedField reports whether field f differs between rows.
+func variedField(rows []starlark.Value, f string) bool {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		v, err := output.Field(r, f)
+		if err != nil {
+			return false
+		}
+		seen[v.String()] = true
+	}
+	return len(seen) > 1
 }
 
 // varied is the first of sweepFields whose value differs between rows, or "".

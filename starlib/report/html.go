@@ -23,8 +23,8 @@ import (
 
 // Picture size in the report, in points (gonum's SVG unit).
 const (
-	svgWidth  = 540
-	svgHeight = 320
+	svgWidth  = 640
+	svgHeight = 340
 )
 
 // HTML writes the report of a run: one self-contained page (no network
