@@ -183,6 +183,9 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := StatisticsDoc["stats."+name]; ok {
 		return d, true
 	}
+	if d, ok := plotDoc[name]; ok {
+		return d, true
+	}
 	return "", false
 }
 
@@ -249,6 +252,12 @@ var builtinParams = map[string][]string{
 	"compare":    {"a", "b", "runs", "level", "metric"},
 	"parallel":   {"fns"},
 	"aggregate":  {"results"},
+
+	"plot":         {"results", "x", "y", "series", "file", "title", "xlabel", "ylabel", "logx", "logy", "width", "height"},
+	"latency_plot": {"results", "file", "kind", "title", "width", "height"},
+	"timeseries":   {"results", "file", "y", "per_flow", "title", "width", "height"},
+	"bars":         {"values", "file", "labels", "title", "width", "height"},
+	"chart":        {"values", "kind", "x", "y", "series", "title", "xlabel", "ylabel", "logx", "logy", "labels", "per_flow", "unicode"},
 }
 
 // indexDoc is the line help() gives each builtin of this area.
@@ -284,6 +293,8 @@ func helpIndex() string {
 		if w := workloadBuiltin(n); w != nil {
 			line = fmt.Sprintf("%s test: %s", w, w.Short)
 		} else if short, ok := indexDoc[n]; ok {
+			line = short
+		} else if short, ok := plotIndexDoc[n]; ok {
 			line = short
 		} else if _, ok := pre[n].(starlark.HasAttrs); ok {
 			line = "module: " + strings.Join(output.FieldNames(pre[n]), ", ")

@@ -5,7 +5,8 @@
 //	netscript [--quiet] [--record RUN.json] FILE.star [NAME=VALUE ...]
 //	netscript [--quiet] [--record RUN.json] -c 'CODE' [NAME=VALUE ...]
 //	netscript replay RUN.json [NAME=VALUE ...]
-//	netscript show RUN.json
+//	netscript show RUN.json [--chart]
+//	netscript report RUN.json -o REPORT.html
 //	netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--max-... bounds]
 //	netscript netperf [--script] NETPERF-ARGS...
 //	netscript version
@@ -21,6 +22,7 @@ import (
 
 	"netscript/engine/auth"
 	"netscript/engine/sysinfo"
+	"netscript/starlib/record"
 )
 
 // Set at build time by the Makefile (-ldflags -X).
@@ -90,6 +92,8 @@ func run(args []string) int {
 				return exitUsage
 			}
 			return show(rest[1:])
+		case "report":
+			return reportCommand(rest[1:])
 		}
 	}
 	return scriptCommand(o, rest)
@@ -103,6 +107,8 @@ type flags struct {
 
 	tokenFile string     // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
 	token     auth.Token // loaded from tokenFile or $NETSCRIPT_TOKEN before anything runs
+
+	replayOf *record.Run // replay: the record run again, kept in the new record
 }
 
 // parseFlags reads flags up to the first argument that is not one (the
@@ -149,7 +155,9 @@ func usage(w io.Writer) {
   netscript -c 'CODE' [NAME=VALUE ...]  run a snippet
   netscript replay RUN.json [NAME=VALUE ...]
                                         run a recorded script again, new results beside the old
-  netscript show RUN.json               a recorded run's results as tables
+  netscript show RUN.json [--chart]     a recorded run's results as tables (and text charts)
+  netscript report RUN.json -o REPORT.html
+                                        a recorded run as one HTML page: tables and plots
   netscript serve [--listen ADDR:PORT]  serve the other end of tests (default :12866);
                                         netscript serve --help lists its bounds, --token-file
                                         and --allow-client (run client sides for scripts)

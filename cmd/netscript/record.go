@@ -36,6 +36,9 @@ func replay(o flags, args []string) int {
 		kv[k] = v
 	}
 	sc := &script.Script{Name: run.Script.Name, Src: []byte(run.Script.Text), Args: kv}
+	was := *run
+	was.ReplayOf = nil // a replay of a replay keeps one generation
+	o.replayOf = &was
 	code, results := runScript(sc, o)
 
 	fmt.Printf("\nreplay of %s, which recorded\n  %s\n", args[0], strings.ReplaceAll(run.Summary(), "\n", "\n  "))
@@ -67,8 +70,9 @@ func replay(o flags, args []string) int {
 // show prints a recorded run: what ran, where and when, and its results as
 // tables. Nothing runs.
 func show(args []string) int {
+	args, charts := showChartFlag(args)
 	if len(args) != 1 {
-		fmt.Fprintln(os.Stderr, "netscript: show needs one record file: netscript show RUN.json")
+		fmt.Fprintln(os.Stderr, "netscript: show needs one record file: netscript show RUN.json [--chart]")
 		return exitUsage
 	}
 	run, err := record.ReadRun(args[0])
@@ -85,6 +89,9 @@ func show(args []string) int {
 	if t != "" {
 		fmt.Println()
 		fmt.Println(t)
+	}
+	if charts {
+		return showCharts(args[0], run)
 	}
 	return exitOK
 }

@@ -103,6 +103,7 @@ func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 	var run *record.Run
 	if out != nil {
 		run = record.NewRun(sc, env.SysInfo())
+		run.ReplayOf = o.replayOf
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -46,6 +46,10 @@ type Run struct {
 	Status  string            `json:"status"` // RunOK, RunError, RunInterrupted
 	Error   string            `json:"error,omitempty"`
 	Results []RunResult       `json:"results"`
+	// ReplayOf is the record a replay ran again (netscript --record NEW
+	// replay OLD), so a report can set old and new side by side; nil for a
+	// run that was not a replay.
+	ReplayOf *Run `json:"replay_of,omitempty"`
 }
 
 // RunScript is the program a run ran.

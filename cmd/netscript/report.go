@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"netscript/starlib/record"
+	"netscript/starlib/report"
+)
+
+// reportCommand writes a recorded run as one self-contained HTML page: netscript
+// report RUN.json -o REPORT.html. Nothing runs.
+func reportCommand(args []string) int {
+	const use = "netscript report RUN.json -o REPORT.html"
+	var in, out string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-o" || a == "--output":
+			if i+1 >= len(args) || args[i+1] == "" {
+				fmt.Fprintf(os.Stderr, "netscript: report: %s needs a file name: %s\n", a, use)
+				return exitUsage
+			}
+			out = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--output="):
+			out = strings.TrimPrefix(a, "--output=")
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(os.Stderr, "netscript: report: unknown flag %s: %s\n", a, use)
+			return exitUsage
+		case in != "":
+			fmt.Fprintf(os.Stderr, "netscript: report takes one record, got %s and %s: %s\n", in, a, use)
+			return exitUsage
+		default:
+			in = a
+		}
+	}
+	if in == "" || out == "" {
+		fmt.Fprintf(os.Stderr, "netscript: report needs a record and an output file: %s\n", use)
+		return exitUsage
+	}
+	run, err := record.ReadRun(in)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
+		return exitUsage
+	}
+	// Opened before the page is built, so a path that cannot be written is
+	// said at once.
+	f, err := os.Create(out)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "netscript: report -o %s: %v\n", out, pathErr(err))
+		return exitUsage
+	}
+	var page bytes.Buffer
+	if err := report.HTML(&page, run); err != nil {
+		f.Close()
+		os.Remove(out)
+		fmt.Fprintf(os.Stderr, "netscript: report of %s: %v\n", in, err)
+		return exitScriptError
+	}
+	_, werr := f.Write(page.Bytes())
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		fmt.Fprintf(os.Stderr, "netscript: report -o %s: %v\n", out, pathErr(werr))
+		return exitScriptError
+	}
+	return exitOK
+}
+
+// showChartFlag takes --chart (and --unicode) out of show's arguments.
+func showChartFlag(args []string) (rest []string, charts bool) {
+	for _, a := range args {
+		if a == "--chart" {
+			charts = true
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, charts
+}
+
+// showCharts prints the text charts of a recorded run after its tables.
+func showCharts(path string, run *record.Run) int {
+	t, err := report.Charts(run.Results, false)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "netscript: %s: %v\n", path, err)
+		return exitScriptError
+	}
+	if t != "" {
+		fmt.Println()
+		fmt.Println(t)
+	}
+	return exitOK
+}

@@ -1,0 +1,33 @@
+package starlib
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestPlotHelpAlike: the picture builtins' help is written as every help()
+// entry is: a one-line signature, a blank line, a sentence starting with a
+// verb in the third person, lines within MailWidth; help() lists each with
+// its lower-case line.
+func TestPlotHelpAlike(t *testing.T) {
+	thirdPerson := regexp.MustCompile(`^[A-Z][a-z]+(-[a-z]+)?s$`)
+	for n, d := range plotDoc {
+		lines := strings.Split(d, "\n")
+		sig := regexp.MustCompile(`^` + regexp.QuoteMeta(n) + `(\(.*\)( -> [A-Za-z]+)?| \([a-z ]+\))$`)
+		if !sig.MatchString(lines[0]) || lines[1] != "" || !thirdPerson.MatchString(strings.Fields(lines[2])[0]) {
+			t.Errorf("%s: %q", n, lines[:3])
+		}
+		for _, l := range lines {
+			if len([]rune(l)) > MailWidth {
+				t.Errorf("%s wide: %q", n, l)
+			}
+		}
+	}
+	idx := helpIndex()
+	for n := range plotDoc {
+		if !strings.Contains(idx, plotIndexDoc[n]) {
+			t.Errorf("index lacks %s", n)
+		}
+	}
+}
