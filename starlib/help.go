@@ -180,6 +180,9 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := concurrencyDoc[name]; ok {
 		return d, true
 	}
+	if d, ok := defaultsDoc[name]; ok {
+		return d, true
+	}
 	if d, ok := StatisticsDoc["stats."+name]; ok {
 		return d, true
 	}

@@ -15,6 +15,9 @@ import (
 // newWorkloadBuiltin returns the builtin that runs workload w.
 func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 	return starlark.NewBuiltin(w.Name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if env, err := envOf(th); err == nil {
+			kwargs = env.withDefaults(w, kwargs)
+		}
 		s, err := parseSpec(w, args, kwargs)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", b.Name(), advise(err, w))
