@@ -65,6 +65,7 @@ type Env struct {
 	OnInterim func(client.Interim)
 
 	defaults defaultSet // what defaults() set
+	warned   warnedSet  // the warnings given so far, by cause
 }
 
 // ResultFunc receives a test's result; err, if not nil, says why the test

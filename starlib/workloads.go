@@ -73,12 +73,15 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 }
 
 // warn writes to stderr what a user must know before trusting a result: a
-// Fast Open test in which Fast Open could not work.
+// Fast Open test in which Fast Open could not work, once per cause.
 func warn(env *Env, w *spec.Workload, res *result.Result) {
 	if res == nil || res.FastOpen == nil || res.FastOpen.Note == "" || env.Stderr == nil {
 		return
 	}
-	fmt.Fprintf(env.Stderr, "netscript: warning: %s: fastopen: %s\n", w.Name, res.FastOpen.Note)
+	if !env.warned.first(w.Name + res.FastOpen.Note) {
+		return // once per cause per script; each result's notes keep it
+	}
+	fmt.Fprintf(env.Stderr, "netscript: warning: %s: fastopen: %s (said once; r.fastopen.note has it for each test)\n", w.Name, res.FastOpen.Note)
 }
 
 // NewResult wraps a result as a Starlark value.

@@ -36,6 +36,11 @@ func replay(o flags, args []string) int {
 		kv[k] = v
 	}
 	sc := &script.Script{Name: run.Script.Name, Src: []byte(run.Script.Text), Args: kv}
+	if o.target.Host == "" && run.Target != nil {
+		// Where the recorded run went, unless --host (or $NETSCRIPT_HOST) says otherwise.
+		o.target = *run.Target
+		o.target.From = "record"
+	}
 	code, results := runScript(sc, o)
 
 	fmt.Printf("\nreplay of %s, which recorded\n  %s\n", args[0], strings.ReplaceAll(run.Summary(), "\n", "\n  "))

@@ -46,6 +46,12 @@ type Run struct {
 	Status  string            `json:"status"` // RunOK, RunError, RunInterrupted
 	Error   string            `json:"error,omitempty"`
 	Results []RunResult       `json:"results"`
+
+	// RunID is the run's id, as every --json-lines line of the run has it.
+	RunID string `json:"run_id,omitempty"`
+	// Target is where the tests that named no host went (--host,
+	// $NETSCRIPT_HOST); null: the embedded server. replay aims there again.
+	Target *starlib.Target `json:"target,omitempty"`
 }
 
 // RunScript is the program a run ran.
@@ -190,6 +196,9 @@ func (run *Run) Summary() string {
 	fmt.Fprintf(&b, "\nran %s for %.1f s: %s", run.Start.Format(time.RFC3339), run.End.Sub(run.Start).Seconds(), run.Status)
 	if run.Error != "" {
 		fmt.Fprintf(&b, " (%s)", run.Error)
+	}
+	if run.Target != nil {
+		fmt.Fprintf(&b, ", tests aimed at %s", run.Target)
 	}
 	fmt.Fprintf(&b, ", %d results\non %s", len(run.Results), run.Env)
 	if run.Env.Hostname != "" {
