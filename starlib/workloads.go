@@ -20,7 +20,7 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 		}
 		s, err := parseSpec(w, args, kwargs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", b.Name(), advise(err, w))
+			return nil, nameOnce(b.Name(), fmt.Errorf("%s: %w", b.Name(), advise(err, w)))
 		}
 		res, err := runSpec(th, s)
 		if err != nil {
@@ -28,7 +28,7 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 			if strings.HasPrefix(err.Error(), b.Name()+": ") {
 				return nil, err // the engine named the workload already
 			}
-			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+			return nil, nameOnce(b.Name(), fmt.Errorf("%s: %w", b.Name(), err))
 		}
 		return NewResult(res), nil
 	})

@@ -72,7 +72,7 @@ func resolveTarget(f targetFlags, getenv func(string) string) (starlib.Target, e
 		return t, fmt.Errorf("%s: %v", hostName, err)
 	}
 	if err := checkHost(h); err != nil {
-		return t, fmt.Errorf("%s %s: %v", hostName, host, err)
+		return t, fmt.Errorf("%s %q: %v", hostName, host, err)
 	}
 	t.Host, t.Port, t.From = h, p, from
 	if port != "" {
@@ -101,8 +101,13 @@ func checkHost(h string) error {
 	if h == "" {
 		return fmt.Errorf("empty address")
 	}
-	if strings.ContainsAny(h, " \t/\\,;@") {
-		return fmt.Errorf("not an IP address or a host name")
+	if strings.Trim(h, "0123456789.") == "" {
+		return fmt.Errorf("not an IP address (four numbers 0-255 with dots between)")
+	}
+	for _, r := range h {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-_:%", r)) {
+			return fmt.Errorf("not an IP address or a host name (%q has no place in one)", r)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
