@@ -35,4 +35,6 @@ func wrapName(name string, err error) error {
 	return nameOnce(name, errorsJoinName(name, err))
 }
 
-func errorsJoinName(name string, err error) error { return &advised{err: err, text: name + ": " + err.Error()} }
+func errorsJoinName(name string, err error) error {
+	return &advised{err: err, text: name + ": " + err.Error()}
+}

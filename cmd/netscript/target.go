@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,7 @@ func valueFlag(name, what string, args []string) (string, []string, error) {
 		}
 		return v, args, nil
 	}
-	if len(args) < 2 || args[1] == "" {
+	if len(args) < 2 || args[1] == "" || strings.HasPrefix(args[1], "-") {
 		return "", args, fmt.Errorf("--%s needs %s", name, what)
 	}
 	return args[1], args[1:], nil
@@ -100,6 +101,9 @@ func resolveTarget(f targetFlags, getenv func(string) string) (starlib.Target, e
 func checkHost(h string) error {
 	if h == "" {
 		return fmt.Errorf("empty address")
+	}
+	if _, err := netip.ParseAddr(h); err == nil {
+		return nil
 	}
 	if strings.Trim(h, "0123456789.") == "" {
 		return fmt.Errorf("not an IP address (four numbers 0-255 with dots between)")
