@@ -181,8 +181,8 @@ json.encode(b.to_dict())`
 			t.Fatalf("results %+v, want TCP_RR \"a\" then TCP_CRR", results)
 		}
 		var crr struct {
-			Test         string `json:"test"`
-			Transactions uint64 `json:"transactions"`
+			Test         string                        `json:"test"`
+			Transactions uint64                        `json:"transactions"`
 			Config       struct{ Transactions uint64 } `json:"config"`
 		}
 		if err := json.Unmarshal(results[1].Result, &crr); err != nil || crr.Test != "TCP_CRR" || crr.Transactions != 30 || crr.Config.Transactions != 30 {
