@@ -91,6 +91,15 @@ func (e *Env) withDefaults(w *spec.Workload, kwargs []starlark.Tuple) []starlark
 	return out
 }
 
+// defaultsKeywords are what defaults() takes: every workload option.
+func defaultsKeywords() []string {
+	names := make([]string, len(options))
+	for i, o := range options {
+		names[i] = o.name
+	}
+	return names
+}
+
 // addDefaults adds defaults().
 func addDefaults(d starlark.StringDict) {
 	d["defaults"] = starlark.NewBuiltin("defaults", defaultsBuiltin)

@@ -225,6 +225,9 @@ func Keywords(builtin string) []string {
 		}
 		return names
 	}
+	if builtin == "defaults" {
+		return defaultsKeywords()
+	}
 	return builtinParams[builtin]
 }
 
