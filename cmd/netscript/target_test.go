@@ -259,3 +259,35 @@ func TestServeFlagErrors(t *testing.T) {
 		t.Errorf("serve --help: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestScriptsAimed runs every script in scripts/ with --host at a daemon:
+// each succeeds, and every test it ran went to the daemon (the record
+// says where each result's test went).
+func TestScriptsAimed(t *testing.T) {
+	d := startDaemon(t, nil)
+	files, err := filepath.Glob("../../scripts/*.star")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			rec := filepath.Join(t.TempDir(), "run.json")
+			r := netscript(t, 3*time.Minute, "-q", "--record", rec, "--host", fmt.Sprintf("127.0.0.1:%d", d.port), f, "duration=0.1")
+			if r.code != 0 {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			}
+			run, err := record.ReadRun(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(run.Results) == 0 {
+				t.Fatal("no results")
+			}
+			for i, rr := range run.Results {
+				if c := rr.Result.Config; c.Host != "127.0.0.1" || c.Port != d.port {
+					t.Errorf("result %d (%s) went to %s port %d, not the daemon's %d", i, rr.Result.Test, c.Host, c.Port, d.port)
+				}
+			}
+		})
+	}
+}
