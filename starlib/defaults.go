@@ -1,6 +1,7 @@
 package starlib
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -132,6 +133,9 @@ func defaultsBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		if err := o.set(&s, kv[1]); err != nil {
 			return nil, fmt.Errorf("%s: %w", b.Name(), &spec.OptionError{Option: name, Err: err})
 		}
+		if err := checkRange(name, kv[1]); err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		}
 	}
 	env.defaults.mu.Lock()
 	defer env.defaults.mu.Unlock()
@@ -157,6 +161,32 @@ func defaultsBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		}
 	}
 	return d, nil
+}
+
+// needsOthers are options whose check needs another option given with
+// them (client= needs host=); defaults() checks them at each call instead.
+var needsOthers = map[string]bool{"client": true, "control": true, "server": true}
+
+// checkRange checks a default's value as the first workload that takes it
+// would (defaults(port=70000) fails now, not at every call after it). A
+// range that differs between workloads (udp_rr's request) is checked at
+// each call.
+func checkRange(name string, v starlark.Value) error {
+	if needsOthers[name] {
+		return nil
+	}
+	for _, w := range spec.Workloads() {
+		if !w.Accepts(name) {
+			continue
+		}
+		_, err := parseSpec(w, nil, []starlark.Tuple{{starlark.String(name), v}})
+		var oe *spec.OptionError
+		if errors.As(err, &oe) && oe.Option == name {
+			return err
+		}
+		return nil
+	}
+	return nil
 }
 
 // unknownDefault explains an option name no workload takes, with the
