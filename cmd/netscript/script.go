@@ -43,6 +43,10 @@ func scriptCommand(o flags, args []string) int {
 				fmt.Fprintln(os.Stderr, "netscript: --record needs a script; an interactive session is not recorded")
 				return exitUsage
 			}
+			if o.jsonLines != "" {
+				fmt.Fprintln(os.Stderr, "netscript: --json-lines needs a script; an interactive session writes none")
+				return exitUsage
+			}
 			env := newEnv(o)
 			defer env.Close()
 			return repl.Run(env, repl.Options{})
