@@ -1,9 +1,12 @@
 package starlib
 
 import (
-	"strings"
+	"regexp"
 	"sync"
 )
+
+// digits are the counts in a warning, which differ from test to test.
+var digits = regexp.MustCompile(`[0-9]+`)
 
 // warnedSet remembers the warnings a script was given, by cause, so a
 // warning every test of a loop would repeat is written once.
@@ -15,12 +18,7 @@ type warnedSet struct {
 // first reports whether the warning text is new to the script: texts that
 // differ only in their counts are one cause.
 func (w *warnedSet) first(text string) bool {
-	key := strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return '#'
-		}
-		return r
-	}, text)
+	key := digits.ReplaceAllString(text, "#")
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.seen[key] {
