@@ -270,6 +270,8 @@ var indexDoc = map[string]string{
 
 	"confidence": "runs until the mean is known to width % (netperf -i, -I)",
 	"compare":    "whether b differs from a: Welch's interval over A B B A runs",
+
+	"defaults": "default options for the workload calls that follow",
 }
 
 // helpIndex lists every predeclared name with the first line of its
