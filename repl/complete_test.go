@@ -38,6 +38,8 @@ func TestComplete(t *testing.T) {
 		{"nested call", "table([tcp_rr(transac", "table([tcp_rr(", []string{"transactions="}, true, ""},
 		// A non-workload builtin: its keywords, then names.
 		{"table keywords", "table(rates, f", "table(rates, ", []string{"fields=", "fail", "float", "for"}, true, ""},
+		// defaults() takes every workload option.
+		{"defaults keywords", "defaults(dur", "defaults(", []string{"duration="}, true, ""},
 		// After a value: not an argument start, so names.
 		{"after =", "tcp_rr(nodelay=Tr", "tcp_rr(nodelay=", []string{"True"}, true, ""},
 		// Fields after a result's dot, and nested fields.

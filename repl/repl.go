@@ -24,7 +24,6 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
-	"netscript/engine/client"
 	"netscript/starlib"
 	"netscript/starlib/script"
 )
@@ -85,6 +84,7 @@ func Run(env *starlib.Env, o Options) int {
 	s.th = starlib.NewThread("repl", env, context.Background())
 	s.th.Load = script.LoadFunc(s.globals)
 
+	defer assumeColumns(os.Stdout)()
 	s.line = liner.NewLiner()
 	defer s.line.Close()
 	s.line.SetCtrlCAborts(true)
@@ -194,14 +194,12 @@ func (s *session) exec(f *syntax.File, src []byte) {
 
 	switch {
 	case wasInterrupted:
-		msg := "interrupted"
-		var te *client.TestError
-		if errors.As(err, &te) && te.Partial != nil {
-			msg += "; measured before that: " + starlib.Summary(te.Partial)
-		}
-		fmt.Fprintln(s.env.Stderr, msg)
+		fmt.Fprintln(s.env.Stderr, s.keepPartial("interrupted", err))
 	case err != nil:
 		fmt.Fprintln(s.env.Stderr, script.FormatError(err, func(string) []byte { return src }))
+		if kept := s.keepPartial("", err); kept != "" {
+			fmt.Fprintln(s.env.Stderr, kept)
+		}
 	case v != nil && v != starlark.None:
 		s.globals["_"] = v
 		fmt.Fprintln(s.env.Stdout, echo(v))

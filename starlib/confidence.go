@@ -48,6 +48,8 @@ Returns a value with:
                     merged histograms (not averaged percentiles); None unless fn
                     returns RR results
   local_cpu, remote_cpu  mean CPU utilisation over the iterations, or None
+  partial           True for the value the REPL keeps in _ when Ctrl-C
+                    stops confidence(): the iterations that finished
 
 When the target is not met, a warning on stderr says so, as netperf's does,
 with the achieved widths: the variability must be investigated before the
@@ -118,7 +120,7 @@ func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 	}
 	c, err := stats.RunConfidence(spec, iterate)
 	if err != nil {
-		return nil, err
+		return nil, partialConfidence(err, c, rets, metric)
 	}
 	v, err := confidenceValue(c, rets, unitsOf(rets[0], metric))
 	if err != nil {
@@ -171,6 +173,7 @@ func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string) (
 	for _, name := range []string{"local_cpu", "remote_cpu"} {
 		f.set(name, meanOfField(rets, name))
 	}
+	f.set("partial", starlark.False) // partialConfidence sets True
 	f.str = func() string {
 		state := fmt.Sprintf("met after %d iterations", c.Iterations)
 		if !c.Met {

@@ -56,6 +56,16 @@ type Env struct {
 	embedded *server.Server
 	proc     *embedded.Process
 	addrs    map[sock.Family]netip.AddrPort
+
+	// Target, if its Host is set, is where workload calls that name no
+	// host go (netscript --host); see Target.
+	Target Target
+	// OnInterim, if set, is given every interim sample of a test run with
+	// interval= (--json-lines writes them), besides the live display.
+	OnInterim func(client.Interim)
+
+	defaults defaultSet // what defaults() set
+	warned   warnedSet  // the warnings given so far, by cause
 }
 
 // ResultFunc receives a test's result; err, if not nil, says why the test

@@ -180,6 +180,9 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := concurrencyDoc[name]; ok {
 		return d, true
 	}
+	if d, ok := defaultsDoc[name]; ok {
+		return d, true
+	}
 	if d, ok := StatisticsDoc["stats."+name]; ok {
 		return d, true
 	}
@@ -224,6 +227,9 @@ func Keywords(builtin string) []string {
 			names = append(names, o.name)
 		}
 		return names
+	}
+	if builtin == "defaults" {
+		return defaultsKeywords()
 	}
 	return builtinParams[builtin]
 }
@@ -273,6 +279,8 @@ var indexDoc = map[string]string{
 
 	"confidence": "runs until the mean is known to width % (netperf -i, -I)",
 	"compare":    "whether b differs from a: Welch's interval over A B B A runs",
+
+	"defaults": "default options for the workload calls that follow",
 }
 
 // helpIndex lists every predeclared name with the first line of its

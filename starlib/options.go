@@ -299,6 +299,11 @@ func parseSpec(w *spec.Workload, args starlark.Tuple, kwargs []starlark.Tuple) (
 			portGiven = true
 		}
 	}
+	if inHost, err := splitHost(&s, portGiven); err != nil {
+		return s, err
+	} else if inHost {
+		portGiven = true
+	}
 	if s.Server == spec.ServerNetserver && !portGiven {
 		s.Port = spec.NetserverPort // netserver's own default, not netscript's
 	}

@@ -16,6 +16,7 @@ func Predeclared() starlark.StringDict {
 	addLibs(d)
 	addConcurrency(d)
 	addPlots(d)
+	addDefaults(d)
 	return d
 }
 

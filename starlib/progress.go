@@ -24,6 +24,14 @@ func progressOf(env *Env) func(client.Progress) {
 // stderr is a terminal (or a Reporter is drawing there); else nil, and the
 // samples are only kept in result.interim.
 func interimOf(env *Env) func(client.Interim) {
+	if env.OnInterim != nil {
+		return alsoInterim(env.OnInterim, interimShown(env))
+	}
+	return interimShown(env)
+}
+
+// interimShown is interimOf without Env.OnInterim.
+func interimShown(env *Env) func(client.Interim) {
 	if r, ok := env.Progress.(progress.InterimReporter); ok {
 		return r.Interim
 	}

@@ -15,9 +15,12 @@ import (
 // newWorkloadBuiltin returns the builtin that runs workload w.
 func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 	return starlark.NewBuiltin(w.Name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if env, err := envOf(th); err == nil {
+			kwargs = env.withDefaults(w, kwargs)
+		}
 		s, err := parseSpec(w, args, kwargs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", b.Name(), advise(err, w))
+			return nil, nameOnce(b.Name(), fmt.Errorf("%s: %w", b.Name(), advise(err, w)))
 		}
 		res, err := runSpec(th, s)
 		if err != nil {
@@ -25,7 +28,7 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 			if strings.HasPrefix(err.Error(), b.Name()+": ") {
 				return nil, err // the engine named the workload already
 			}
-			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+			return nil, nameOnce(b.Name(), fmt.Errorf("%s: %w", b.Name(), err))
 		}
 		return NewResult(res), nil
 	})
@@ -70,12 +73,15 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 }
 
 // warn writes to stderr what a user must know before trusting a result: a
-// Fast Open test in which Fast Open could not work.
+// Fast Open test in which Fast Open could not work, once per cause.
 func warn(env *Env, w *spec.Workload, res *result.Result) {
 	if res == nil || res.FastOpen == nil || res.FastOpen.Note == "" || env.Stderr == nil {
 		return
 	}
-	fmt.Fprintf(env.Stderr, "netscript: warning: %s: fastopen: %s\n", w.Name, res.FastOpen.Note)
+	if !env.warned.first(w.Name + res.FastOpen.Note) {
+		return // once per cause per script; each result's notes keep it
+	}
+	fmt.Fprintf(env.Stderr, "netscript: warning: %s: fastopen: %s (said once; r.fastopen.note has it for each test)\n", w.Name, res.FastOpen.Note)
 }
 
 // NewResult wraps a result as a Starlark value.

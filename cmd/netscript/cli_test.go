@@ -51,7 +51,7 @@ func TestScriptErrors(t *testing.T) {
 			deep + ":7:2: in <toplevel>",
 			deep + ":5:13: in g",
 			deep + ":2:18: in f",
-			"Error in tcp_rr: tcp_rr: nodelay: want True or False, got int"}},
+			"Error: tcp_rr: nodelay: want True or False, got int"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,8 +2,8 @@
 // the other end of them.
 //
 //	netscript                       interactive session (REPL)
-//	netscript [--quiet] [--record RUN.json] FILE.star [NAME=VALUE ...]
-//	netscript [--quiet] [--record RUN.json] -c 'CODE' [NAME=VALUE ...]
+//	netscript [--quiet] [--record RUN.json] [--json-lines FILE] [--host ADDR [--port N] [--server KIND]] FILE.star [NAME=VALUE ...]
+//	netscript [--quiet] [--record RUN.json] [--json-lines FILE] [--host ...] -c 'CODE' [NAME=VALUE ...]
 //	netscript replay RUN.json [NAME=VALUE ...]
 //	netscript show RUN.json [--chart]
 //	netscript report RUN.json -o REPORT.html
@@ -22,6 +22,7 @@ import (
 
 	"netscript/engine/auth"
 	"netscript/engine/sysinfo"
+	"netscript/starlib"
 	"netscript/starlib/record"
 )
 
@@ -82,6 +83,10 @@ func run(args []string) int {
 		return exitUsage
 	}
 	o.token = tok
+	if o.target, err = resolveTarget(o.targetFlags, os.Getenv); err != nil {
+		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
+		return exitUsage
+	}
 	if o.code == nil && len(rest) > 0 {
 		switch rest[0] {
 		case "replay":
@@ -108,7 +113,10 @@ type flags struct {
 	tokenFile string     // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
 	token     auth.Token // loaded from tokenFile or $NETSCRIPT_TOKEN before anything runs
 
-	replayOf *record.Run // replay: the record run again, kept in the new record
+	replayOf    *record.Run    // replay: the record run again, kept in the new record
+	targetFlags                // --host, --port, --server as given
+	target      starlib.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
+	jsonLines   string         // --json-lines FILE ("-": stdout)
 }
 
 // parseFlags reads flags up to the first argument that is not one (the
@@ -136,6 +144,26 @@ func parseFlags(args []string) (flags, []string, error) {
 		case isFileFlag(a, "token-file"):
 			var err error
 			if o.tokenFile, args, err = fileFlag("token-file", args); err != nil {
+				return o, nil, err
+			}
+		case isValueFlag(a, "host"):
+			var err error
+			if o.host, args, err = valueFlag("host", "an address (ADDR or ADDR:PORT)", args); err != nil {
+				return o, nil, err
+			}
+		case isValueFlag(a, "port"):
+			var err error
+			if o.port, args, err = valueFlag("port", "a port", args); err != nil {
+				return o, nil, err
+			}
+		case isValueFlag(a, "server"):
+			var err error
+			if o.server, args, err = valueFlag("server", "netscript or netserver", args); err != nil {
+				return o, nil, err
+			}
+		case isFileFlag(a, "json-lines"):
+			var err error
+			if o.jsonLines, args, err = fileFlag("json-lines", args); err != nil {
 				return o, nil, err
 			}
 		case strings.HasPrefix(a, "-") && a != "-":
@@ -169,6 +197,12 @@ flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json
   --quiet, -q        no live progress on stderr
   --token-file FILE  the secret to prove to servers that ask for one (else $NETSCRIPT_TOKEN)
+  --host ADDR[:PORT] where every test that names no host goes (else $NETSCRIPT_HOST; default:
+                     the embedded server); a test that names host keeps it, and its own port
+  --port N           the port of --host (else $NETSCRIPT_PORT when the host is $NETSCRIPT_HOST)
+  --server KIND      what answers at --host: netscript (netscript serve) or netserver
+  --json-lines FILE  one JSON object per line as each test ends (and each interim sample);
+                     - is stdout, and print() then goes to stderr
 `)
 }
 

@@ -39,6 +39,11 @@ func replay(o flags, args []string) int {
 	was := *run
 	was.ReplayOf = nil // a replay of a replay keeps one generation
 	o.replayOf = &was
+	if o.target.Host == "" && run.Target != nil {
+		// Where the recorded run went, unless --host (or $NETSCRIPT_HOST) says otherwise.
+		o.target = *run.Target
+		o.target.From = "record"
+	}
 	code, results := runScript(sc, o)
 
 	fmt.Printf("\nreplay of %s, which recorded\n  %s\n", args[0], strings.ReplaceAll(run.Summary(), "\n", "\n  "))

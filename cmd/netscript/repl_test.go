@@ -64,9 +64,19 @@ func startREPL(t *testing.T, env ...string) *pty {
 // SIGINT as it does for a person.
 func startOnPTY(t *testing.T, args []string, env ...string) *pty {
 	t.Helper()
+	return startOnPTYSize(t, unix.Winsize{Row: 40, Col: 100}, args, env...)
+}
+
+// startOnPTYSize is startOnPTY on a terminal that reports the size ws.
+func startOnPTYSize(t *testing.T, ws unix.Winsize, args []string, env ...string) *pty {
+	t.Helper()
 	master, tty, err := openPTY()
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &ws); err != nil {
+		master.Close()
+		t.Fatalf("window size: %v", err)
 	}
 	slave, err := os.OpenFile(tty, os.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"netscript/engine/client"
+	"netscript/engine/result"
 	"netscript/repl"
 	"netscript/starlib"
 	"netscript/starlib/progress"
@@ -40,6 +41,10 @@ func scriptCommand(o flags, args []string) int {
 		if isTerminal(os.Stdin) && isTerminal(os.Stdout) {
 			if o.record != "" {
 				fmt.Fprintln(os.Stderr, "netscript: --record needs a script; an interactive session is not recorded")
+				return exitUsage
+			}
+			if o.jsonLines != "" {
+				fmt.Fprintln(os.Stderr, "netscript: --json-lines needs a script; an interactive session writes none")
 				return exitUsage
 			}
 			env := newEnv(o)
@@ -69,6 +74,7 @@ func newEnv(o flags) *starlib.Env {
 	env := starlib.NewEnv(version)
 	env.Commit = commit
 	env.Token = o.token
+	env.Target = o.target
 	// The embedded server is this same binary in another process, so its
 	// figures are those of a separately started `netscript serve`.
 	if exe, err := os.Executable(); err == nil {
@@ -96,14 +102,42 @@ func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 		defer out.Close()
 	}
 
+	runID := newRunID()
+	var jl *jsonLines
+	if o.jsonLines != "" {
+		var err error
+		if jl, err = openJSONLines(o.jsonLines, runID); err != nil {
+			fmt.Fprintf(os.Stderr, "netscript: --json-lines %s: %v\n", o.jsonLines, pathErr(err))
+			return exitUsage, nil
+		}
+	}
+
 	env := newEnv(o)
 	defer env.Close()
 	var rec record.Recorder
 	env.OnResult = rec.Add
+	if jl != nil {
+		env.OnResult = func(res *result.Result, err error) {
+			rec.Add(res, err)
+			jl.Result(res, err)
+		}
+		env.OnInterim = jl.Interim
+		if o.jsonLines == "-" {
+			env.Stdout = os.Stderr // stdout is the JSON lines'
+		}
+	}
 	var run *record.Run
 	if out != nil {
 		run = record.NewRun(sc, env.SysInfo())
 		run.ReplayOf = o.replayOf
+		run.RunID = runID
+		if o.target.Host != "" {
+			t := o.target
+			run.Target = &t
+		}
+	}
+	if o.target.Host != "" && !o.quiet {
+		fmt.Fprintln(os.Stderr, aimedAt(o.target))
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -124,6 +158,14 @@ func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 	case err != nil:
 		code = exitScriptError
 		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, sc.Source()))
+	}
+	if jl != nil {
+		if jerr := jl.Close(); jerr != nil {
+			fmt.Fprintf(os.Stderr, "netscript: --json-lines %s: %v\n", o.jsonLines, jerr)
+			if code == exitOK {
+				code = exitScriptError
+			}
+		}
 	}
 	results := rec.Results()
 	if run != nil {

@@ -47,8 +47,8 @@ func serve(args []string) int {
 	lim.Register(fs)
 	embeddedFD := fs.Int("embedded-fd", -1, "(internal) serve as a script's embedded server, taking its token from and reporting its addresses on this descriptor")
 	fs.Usage = func() { serveUsage(fs) }
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if done, code := parseServe(fs, args); done {
+		return code
 	}
 	if allow.bad != "" {
 		fmt.Fprintf(os.Stderr, "netscript serve: --allow-client=%s: want --allow-client (toward netscript daemons), --allow-client=any or --allow-client=false\n", allow.bad)
@@ -93,6 +93,14 @@ func serve(args []string) int {
 	if st, err := os.Stat(*tokenFile); err == nil && st.Mode().Perm()&0o077 != 0 {
 		fmt.Fprintf(os.Stderr, "netscript serve: warning: other users can read the token file %s (chmod 600 %s)\n", *tokenFile, *tokenFile)
 	}
+	// Every --data value is checked before anything listens.
+	datas := make([]server.DataConfig, len(data))
+	for i, d := range data {
+		if datas[i], err = parseData(d); err != nil {
+			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", d, err)
+			return exitUsage
+		}
+	}
 	th := &workload.Threads{}
 	// With --allow-client the daemon runs the client side of tests for
 	// scripts (client=) within its own bounds, proving the same token to
@@ -129,12 +137,8 @@ func serve(args []string) int {
 	if n := allow.notice(tok, tokenSource(*tokenFile)); n != "" && (tok == nil || !*quiet) {
 		fmt.Fprintf(os.Stderr, "netscript serve: %s\n", n) // the warning even when quiet
 	}
-	for _, d := range data {
-		cfg, err := parseData(d)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", d, err)
-			return exitUsage
-		}
+	for i, d := range data {
+		cfg := datas[i]
 		addr, err := srv.Data(cfg)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", d, err)
@@ -168,7 +172,7 @@ any data is sent) and only from this machine's own addresses (local=);
 and port. Without a token, whoever can reach the daemon may do all of this.
 
 `, auth.EnvToken)
-	fs.PrintDefaults()
+	printServeFlags(fs)
 }
 
 // tokenSource names where the token came from.

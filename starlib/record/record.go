@@ -50,6 +50,12 @@ type Run struct {
 	// replay OLD), so a report can set old and new side by side; nil for a
 	// run that was not a replay.
 	ReplayOf *Run `json:"replay_of,omitempty"`
+
+	// RunID is the run's id, as every --json-lines line of the run has it.
+	RunID string `json:"run_id,omitempty"`
+	// Target is where the tests that named no host went (--host,
+	// $NETSCRIPT_HOST); null: the embedded server. replay aims there again.
+	Target *starlib.Target `json:"target,omitempty"`
 }
 
 // RunScript is the program a run ran.
@@ -194,6 +200,9 @@ func (run *Run) Summary() string {
 	fmt.Fprintf(&b, "\nran %s for %.1f s: %s", run.Start.Format(time.RFC3339), run.End.Sub(run.Start).Seconds(), run.Status)
 	if run.Error != "" {
 		fmt.Fprintf(&b, " (%s)", run.Error)
+	}
+	if run.Target != nil {
+		fmt.Fprintf(&b, ", tests aimed at %s", run.Target)
 	}
 	fmt.Fprintf(&b, ", %d results\non %s", len(run.Results), run.Env)
 	if run.Env.Hostname != "" {

@@ -33,7 +33,7 @@ func FormatError(err error, source func(file string) []byte) string {
 			}
 			text = pos + ee.Msg
 		} else {
-			text = ee.Backtrace()
+			text = backtrace(ee)
 		}
 		// A module that load() could not compile: show where.
 		var se syntax.Error

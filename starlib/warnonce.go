@@ -1,0 +1,32 @@
+package starlib
+
+import (
+	"regexp"
+	"sync"
+)
+
+// digits are the counts in a warning, which differ from test to test.
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// warnedSet remembers the warnings a script was given, by cause, so a
+// warning every test of a loop would repeat is written once.
+type warnedSet struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+// first reports whether the warning text is new to the script: texts that
+// differ only in their counts are one cause.
+func (w *warnedSet) first(text string) bool {
+	key := digits.ReplaceAllString(text, "#")
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.seen[key] {
+		return false
+	}
+	if w.seen == nil {
+		w.seen = map[string]bool{}
+	}
+	w.seen[key] = true
+	return true
+}
