@@ -193,10 +193,12 @@ func (s *UDPRRServer) Run() {
 	}
 	var gate sourceGate
 	var stopAt time.Time
+	var q quiet
 	for {
 		if stopAt.IsZero() {
 			if s.Stop.Load() {
 				stopAt = time.Now()
+				q.start(stopAt)
 			}
 		} else if time.Since(stopAt) > MaxDrain {
 			return
@@ -204,7 +206,7 @@ func (s *UDPRRServer) Run() {
 		n, en := sock.RecvFrom(s.FD, s.rbuf, &s.from)
 		if en != 0 {
 			if en == unix.EAGAIN || en == unix.EINTR {
-				if !stopAt.IsZero() {
+				if q.over(time.Now()) {
 					return // a quiet tick after Stop
 				}
 				continue
@@ -222,6 +224,9 @@ func (s *UDPRRServer) Run() {
 		if n == 0 && s.EndOnEmpty {
 			s.Counts.Markers++
 			return
+		}
+		if q.ending() {
+			q.heard(time.Now())
 		}
 		s.Counts.BytesReceived += uint64(n)
 		for {
