@@ -91,7 +91,9 @@ out.
   discarded            in flight at the deadline: sent, not counted
   bytes_sent, bytes_received
   latency              count, min, mean, stddev, p50, p90, p99, p999, max
-                       in microseconds (RR tests)
+                       in microseconds (RR tests); see help(r.latency)
+  censored             oldest, sum: ages in microseconds of the discarded
+                       transactions at the end (RR tests); help(r.censored)
   errors               failed calls by errno name; "timeout" for lost UDP
   config               the options in force, the data port and the socket
                        buffers the kernel granted
@@ -179,6 +181,9 @@ func helpDocOf(name string) (string, bool) {
 		return d, true
 	}
 	if d, ok := StatisticsDoc["stats."+name]; ok {
+		return d, true
+	}
+	if d, ok := fieldDoc[name]; ok {
 		return d, true
 	}
 	return "", false

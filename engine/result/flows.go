@@ -40,6 +40,8 @@ type Flow struct {
 	Error  string      `json:"error"` // why the flow stopped early; "" if it did not
 
 	Hist *hist.Histogram `json:"-"`
+
+	Censored *Censored `json:"censored"` // RR tests: this flow's transactions discarded at the end; nil for streams
 }
 
 // FlowRemote is the server's count of one flow's connection.

@@ -94,7 +94,7 @@ func (u *UDPRR) Run() {
 	}
 	for i := 0; i < slots; i++ {
 		if en := issue(0); en == errPaced {
-			u.end(!u.stopped(), inflight)
+			u.end(!u.stopped(), inflight, u.sent, head)
 			return
 		} else if en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
 			u.fail("send", en)
@@ -124,7 +124,7 @@ func (u *UDPRR) Run() {
 				inflight--
 				u.Result.Lost++
 				if en := issue(now); en == errPaced {
-					u.end(!u.stopped(), inflight)
+					u.end(!u.stopped(), inflight, u.sent, head)
 					return
 				} else if en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
 					u.fail("send", en)
@@ -157,7 +157,7 @@ func (u *UDPRR) Run() {
 			break
 		}
 	}
-	u.end(byDeadline, inflight)
+	u.end(byDeadline, inflight, u.sent, head)
 }
 
 // UDPRRServer is the server loop of UDP_RR: every datagram received is

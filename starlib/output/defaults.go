@@ -229,6 +229,7 @@ var tableHeaders = map[string][3]string{
 	"elapsed":                   {"Elapsed", "Time", "secs."},
 	"transactions":              {"Trans.", "Count", "#"},
 	"discarded":                 {"Dis-", "carded", "#"},
+	"censored.oldest":           {"Censored", "oldest", "usec"},
 	"bytes_sent":                {"Bytes", "Sent", "bytes"},
 	"bytes_received":            {"Bytes", "Recvd", "bytes"},
 	"errors":                    {"Errors"},

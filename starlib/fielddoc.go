@@ -1,0 +1,32 @@
+package starlib
+
+// fieldDoc documents the result fields whose reading needs more than the
+// line resultDoc gives them; help(r.latency) and help(r.censored) show
+// them.
+var fieldDoc = map[string]string{
+	"latency": `latency: count, min, mean, stddev, p50, p90, p99, p999, max (microseconds)
+
+Summarises the completed transactions of an RR test from netscript's
+histogram. count, min, max, mean and stddev are exact. A percentile is the
+nearest-rank sample (the smallest one at least the given fraction of all
+samples is at or below, no interpolation), reported as the middle of its
+histogram bucket: within 0.4 % of that sample (0.39 %). Samples above 2^44
+ns (about 4.9 hours) share one overflow bucket, and a percentile that falls
+in it reports max. stats.percentile, on a list of numbers, interpolates
+linearly instead, so the two differ on the same data. Transactions still in
+flight at the end are not in it: see censored.
+  r = tcp_rr(duration=2)
+  print(r.latency.p99, r.latency.max)`,
+	"censored": `censored: oldest, sum (microseconds)
+
+Gives the ages, at the end of the measured interval, of the RR
+transactions still in flight then (the deadline, or a stop): discarded
+counts them, latency leaves them out (as netperf does), and censored says
+how long they had waited: oldest is the age of the oldest, sum the sum of
+all their ages (0 when none was in flight). latency.max stays the maximum
+over completed transactions; notes says when censored.oldest exceeds it, a
+stall the deadline cut short. Each flow has its own; the test's is over
+all of them (None for stream tests).
+  r = tcp_rr(duration=2)
+  print(r.discarded, r.censored.oldest, r.latency.max)`,
+}
