@@ -1,0 +1,22 @@
+package starlib
+
+import (
+	"go.starlark.net/starlark"
+
+	"netscript/engine/stats"
+)
+
+// coverageWarning is the sentence netperf's rule adds to its warning: it
+// says what the rule costs even when it is met.
+const coverageWarning = "!!! This rule stops when the sample happens to look tight, so its interval covers\n" +
+	"!!! the mean less often than its level; method=\"two_stage\" keeps the level.\n"
+
+// setMethod sets the fields of a confidence value that say which rule ran.
+func setMethod(f *Fields, c *stats.Confidence) {
+	f.set("method", starlark.String(c.Method))
+	var planned starlark.Value = starlark.None
+	if c.Method == stats.MethodTwoStage {
+		planned = starlark.MakeInt(c.Planned)
+	}
+	f.set("planned", planned)
+}
