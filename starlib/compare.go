@@ -37,10 +37,10 @@ Returns a value with:
 
 At level 95, identical configurations come out significant in about 5 % of
 comparisons: a single significant result at the edge deserves a rerun. That
-rate holds from runs=5 on (simulated: at most about 5.3 %, whatever the ratio
+rate holds from runs=5 on (simulated: at most about 5.4 %, whatever the ratio
 of the two sides' noise); with fewer runs, sides whose noise differs come out
-significant more often (6.1 % at runs=2 with standard deviations 1 and 10,
-5.6 % at runs=3), and compare() warns on stderr.
+significant more often (6.2 % at runs=2 with standard deviations 1 and 10,
+5.8 % at runs=3), and compare() warns on stderr.
 
   c = compare(lambda: tcp_rr(duration=5),
               lambda: tcp_rr(duration=5, nodelay=True))

@@ -22,7 +22,7 @@ func warnFewRuns(w io.Writer, runs int, where string) {
 		at = " at " + where
 	}
 	fmt.Fprintf(w, "warning: compare()%s: runs=%d: with fewer than %d runs each, identical configurations whose noise differs "+
-		"come out significant more often than the level says (at level 95, 6.1 %% of comparisons at runs=2, 5.6 %% at runs=3, "+
+		"come out significant more often than the level says (at level 95, up to 6.2 %% of comparisons at runs=2, 5.8 %% at runs=3, "+
 		"instead of 5 %%); use runs=%d or more\n", at, runs, stats.MinCompareRuns, stats.MinCompareRuns)
 }
 

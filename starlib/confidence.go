@@ -246,9 +246,7 @@ func warnNotMet(w io.Writer, c *stats.Confidence, where string) {
 	fmt.Fprintf(&b, "!!! Desired confidence was not achieved within the specified iterations (%d).\n", c.Iterations)
 	b.WriteString("!!! This implies that there was variability in the test environment that\n")
 	b.WriteString("!!! must be investigated before going further.\n")
-	if c.Method != stats.MethodTwoStage {
-		b.WriteString(coverageWarning)
-	}
+	methodWarning(&b, c)
 	labels := []string{c.Spec.Names[0], "Local CPU util", "Remote CPU util"}
 	for m, w := range c.Widths {
 		lead := "!!!                       "

@@ -7,14 +7,16 @@ var fieldDoc = map[string]string{
 	"latency": `latency: count, min, mean, stddev, p50, p90, p99, p999, max (microseconds)
 
 Summarises the completed transactions of an RR test from netscript's
-histogram. count, min, max, mean and stddev are exact. A percentile is the
-nearest-rank sample (the smallest one at least the given fraction of all
-samples is at or below, no interpolation), reported as the middle of its
-histogram bucket: within 0.4 % of that sample (0.39 %). Samples above 2^44
-ns (about 4.9 hours) share one overflow bucket, and a percentile that falls
-in it reports max. stats.percentile, on a list of numbers, interpolates
-linearly instead, so the two differ on the same data. Transactions still in
-flight at the end are not in it: see censored.
+histogram. count, min, max, mean and stddev are exact. A percentile q is
+the nearest-rank sample, the r-th smallest with r = ceil(q·count) (no
+interpolation), reported as the middle of the histogram bucket holding it,
+clamped to [min, max]: within 1/256 (0.39 %) of that sample, and exact below
+256 ns. Samples above 2^44 − 1 ns (about 4.9 hours) share one overflow
+bucket: a percentile whose rank falls among them reports max (every
+percentile, if all samples do). stats.percentile, on a list of numbers,
+interpolates linearly between the two nearest samples instead (numpy's
+default), so the two differ on the same data. Transactions still in flight
+at the end are not in latency: see censored.
   r = tcp_rr(duration=2)
   print(r.latency.p99, r.latency.max)`,
 	"censored": `censored: oldest, sum (microseconds)

@@ -48,3 +48,16 @@ func CensoredNote(c *Censored, l *Latency) string {
 	return fmt.Sprintf("a transaction in flight when the interval ended had waited %.0f us, longer than the slowest completed one (latency.max %.0f us); "+
 		"it is discarded, not in latency: see censored", c.Oldest, completed)
 }
+
+// mergeCensored adds o to c, allocating c if need be; nil and nil stay nil
+// (streams have none).
+func mergeCensored(c, o *Censored) *Censored {
+	if o == nil {
+		return c
+	}
+	if c == nil {
+		c = &Censored{}
+	}
+	c.Merge(o)
+	return c
+}

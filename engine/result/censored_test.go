@@ -35,3 +35,21 @@ func TestCensoredNoteOnlyWhenAStallExceedsTheCompleted(t *testing.T) {
 		t.Errorf("merged %+v, want oldest 5000 sum 8000", m)
 	}
 }
+
+// TestAggregateMergesCensored: aggregate() keeps the oldest of the results'
+// censored transactions and sums their ages; streams (nil) stay nil.
+func TestAggregateMergesCensored(t *testing.T) {
+	a, b := rr("TCP_RR", 100, 10, 20000, 0.001), rr("TCP_RR", 100, 10, 20000, 0.001)
+	a.Censored, b.Censored = &Censored{Oldest: 300, Sum: 400}, &Censored{Oldest: 500, Sum: 500}
+	agg, err := Aggregate([]*Result{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if agg.Censored == nil || agg.Censored.Oldest != 500 || agg.Censored.Sum != 900 {
+		t.Errorf("censored %+v, want oldest 500, sum 900", agg.Censored)
+	}
+	a.Censored, b.Censored = nil, nil
+	if agg, _ := Aggregate([]*Result{a, b}); agg.Censored != nil {
+		t.Errorf("censored %+v from results without", agg.Censored)
+	}
+}

@@ -125,6 +125,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 		}
 		out.Throughput += r.Throughput
 		out.Add(r.Totals())
+		out.Censored = mergeCensored(out.Censored, r.Censored)
 		out.Start = math.Min(out.Start, r.Start)
 		out.Config.Flows += max(r.Config.Flows, 1)
 		starts = append(starts, r.Start)
