@@ -51,7 +51,7 @@ func transactionFields(w *spec.Workload, record bool) []string {
 		return append(fields, "elapsed", "throughput", "latency.p50", "latency.p99")
 	}
 	return append(fields, "elapsed", "throughput", "units", "transactions",
-		"latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max")
+		"latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max", "censored.oldest")
 }
 
 // kindDefaults returns the default fields of rows' kind of test (table's
