@@ -85,8 +85,11 @@ out.
 
   test, brand          "TCP_RR" and so on; the tag given with brand=
   throughput, units    completed transactions per second ("Trans/s"), or
-                       10^6 bits/s for stream tests
-  elapsed              seconds measured
+                       10^6 bits/s for stream tests: the test's total over
+                       its elapsed (transactions / elapsed; streams: what the
+                       receiver counted, for tcp_stream remote.bytes_received
+                       * 8 / elapsed / 1e6); each flow has its own
+  elapsed              seconds measured: with flows, the longest flow's
   transactions         transactions completed inside the interval
   discarded            in flight at the deadline: sent, not counted
   bytes_sent, bytes_received
