@@ -5,8 +5,7 @@ import (
 )
 
 // censored fills each flow's and the test's result.censored (RR tests)
-// from the loops' counts, and notes a stall the deadline cut short: an
-// unanswered transaction older than the slowest completed one.
+// from the loops' counts.
 func (r *run) censored(res *result.Result, w *worker) {
 	if !r.spec.Workload.RR() {
 		return
@@ -22,7 +21,12 @@ func (r *run) censored(res *result.Result, w *worker) {
 		top.Merge(fc)
 	}
 	res.Censored = top
-	if note := result.CensoredNote(top, res.Latency); note != "" {
+}
+
+// noteCensored notes, after the other notes, a stall the deadline cut
+// short: an unanswered transaction older than the slowest completed one.
+func noteCensored(res *result.Result) {
+	if note := result.CensoredNote(res.Censored, res.Latency); note != "" {
 		res.Notes = append(res.Notes, note)
 	}
 }
