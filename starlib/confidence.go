@@ -10,7 +10,7 @@ import (
 	"netscript/engine/stats"
 )
 
-const confidenceDoc = `confidence(fn, level=99, width=5, min=3, max=10, metric="throughput", method="netperf")
+const confidenceDoc = `confidence(fn, level=99, width=5, min=3, max=10, metric="throughput", ...)
 
 Repeats fn until its mean is known to width % (netperf -i, -I).
 
@@ -25,9 +25,10 @@ within width and at least min iterations ran. When fn returns results with
 local_cpu / remote_cpu figures (cpu_util=True) and metric is not given, those
 count toward the rule too, as in netperf; figures that are None do not.
 
-netperf's rule stops when the sample happens to look tight, so the interval
-it ends with covers the true mean less often than level says (simulated with
-1 % noise, level 95, width 2, min 3, max 30: 92 %). method="two_stage" runs
+method="netperf" (the default) runs that rule. It stops when the sample
+happens to look tight, so the interval it ends with covers the true mean
+less often than level says (simulated with 1 % noise, level 95, width 2,
+min 3, max 30: 92 %). method="two_stage" runs
 Stein's two-stage procedure instead: the first min iterations estimate the
 variance, the number of iterations needed for width at level follows from it
 (planned; at most max are run), and the interval over all of them uses the
