@@ -48,6 +48,7 @@ func TestConfidenceWarning(t *testing.T) {
 		"!!! Desired confidence was not achieved within the specified iterations (4).\n",
 		"!!! This implies that there was variability in the test environment that\n",
 		"!!! must be investigated before going further.\n",
+		"!!! the mean less often than its level; method=\"two_stage\" keeps the level.\n",
 		"!!! Confidence intervals: value           : 224.817% (wanted 5% at 99%)\n",
 		"!!!                       Local CPU util  : 0.000% (not measured)\n",
 		"!!!                       Remote CPU util : 0.000% (not measured)\n",

@@ -87,13 +87,18 @@ out; docs/results.md describes every field.
 
   test, brand          "TCP_RR" and so on; the tag given with brand=
   throughput, units    completed transactions per second ("Trans/s"), or
-                       10^6 bits/s for stream tests
-  elapsed              seconds measured
+                       10^6 bits/s for stream tests: the test's total over
+                       its elapsed (transactions / elapsed; streams: what the
+                       receiver counted, for tcp_stream remote.bytes_received
+                       * 8 / elapsed / 1e6); each flow has its own
+  elapsed              seconds measured: with flows, the longest flow's
   transactions         transactions completed inside the interval
   discarded            in flight at the deadline: sent, not counted
   bytes_sent, bytes_received
   latency              count, min, mean, stddev, p50, p90, p99, p999, max
-                       in microseconds (RR tests)
+                       in microseconds (RR tests); see help(r.latency)
+  censored             oldest, sum: ages in microseconds of the discarded
+                       transactions at the end (RR tests); help(r.censored)
   errors               failed calls by errno name; "timeout" for lost UDP
   config               the options in force, the data port and the socket
                        buffers the kernel granted
@@ -187,6 +192,9 @@ func helpDocOf(name string) (string, bool) {
 		return d, true
 	}
 	if d, ok := plotDoc[name]; ok {
+		return d, true
+	}
+	if d, ok := fieldDoc[name]; ok {
 		return d, true
 	}
 	return "", false

@@ -47,7 +47,7 @@ def seq(*vals):
 		{seq + `confidence(seq(1, 2, None))`, "confidence: iteration 3: fn returned None"},
 		{`confidence(lambda: tcp_rr(requets=1))`, "confidence: iteration 1: tcp_rr: unknown option requets"},
 		// confidence(): the metric.
-		{`confidence(lambda: tcp_rr(transactions=10), metric="thruput")`, `confidence: iteration 1: metric "thruput": the result fn returned has no such field; its numeric fields are bytes_received, bytes_sent, config.burst`},
+		{`confidence(lambda: tcp_rr(transactions=10), metric="thruput")`, `confidence: iteration 1: metric "thruput": the result fn returned has no such field; its numeric fields are bytes_received, bytes_sent, `},
 		{`confidence(lambda: tcp_rr(transactions=10), metric="latency.p95")`, "latency.max, latency.mean, latency.min, latency.p50, latency.p90, latency.p99, latency.p999"},
 		{`confidence(lambda: tcp_rr(transactions=10), metric="test")`, `confidence: iteration 1: metric "test" is a string, not a number; the numeric fields of the result fn returned are bytes_received`},
 		{`confidence(lambda: {"throughput": 1, "local_cpu": None}, metric="local_cpu")`, `confidence: iteration 1: metric "local_cpu" is None in the dict fn returned: it was not measured (CPU figures need cpu_util=True)`},

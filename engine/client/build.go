@@ -71,6 +71,7 @@ func (r *run) build(w *worker) *result.Result {
 	}
 	res.Throughput = r.throughput(res)
 	res.Config = r.config(w)
+	r.censored(res, w)
 	return res
 }
 
@@ -139,32 +140,19 @@ func flowThroughput(w *spec.Workload, fl *result.Flow) float64 {
 	return float64(bytes) * 8 / 1e6 / fl.Elapsed
 }
 
-// throughput is netperf's figure over the measured interval, summed over
-// the flows as the figures of N netperfs are: transactions per second for
-// RR tests; for streams 10^6 bits/s of what the receivers counted (for a
-// client that sends to a server that cannot tell the flows apart, as
-// UDP_STREAM's one socket for all flows, what the server received over the
-// longest flow's interval; else, once the server's results are in, its
-// count of each connection; before that or without a control connection,
-// what was sent, as netperf -N assumes).
+// throughput sets each flow's own figure (flowThroughput: netperf's, over
+// its own interval) and returns the test's, from the top-level fields
+// (topThroughput).
 func (r *run) throughput(res *result.Result) float64 {
 	k := r.spec.Workload
-	if k.ClientSends() && !k.PerFlowRemote() && res.Remote != nil {
-		if res.Elapsed <= 0 {
-			return 0
-		}
-		return float64(res.Remote.BytesReceived) * 8 / 1e6 / res.Elapsed
-	}
-	if k.ClientSends() && res.Remote != nil && len(res.Flows) == 1 && res.Flows[0].Remote == nil {
+	if k.ClientSends() && k.PerFlowRemote() && res.Remote != nil && len(res.Flows) == 1 && res.Flows[0].Remote == nil {
 		// A server that did not say which connection was which.
 		res.Flows[0].Remote = &result.FlowRemote{BytesReceived: res.Remote.BytesReceived}
 	}
-	total := 0.0
 	for _, fl := range res.Flows {
 		fl.Throughput = flowThroughput(r.spec.Workload, fl)
-		total += fl.Throughput
 	}
-	return total
+	return topThroughput(k, res)
 }
 
 // config is the options in force, with what the kernel and the server

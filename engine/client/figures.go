@@ -84,6 +84,7 @@ func (r *run) figures(res *result.Result, w *worker) {
 		}
 		res.Notes = append(res.Notes, note)
 	}
+	noteCensored(res)
 }
 
 // udpFigures fills result.udp: what the client sent and, from the server's

@@ -139,6 +139,7 @@ func crrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 			c.fd = -1
 			if f.Err == nil {
 				f.inflight = 1 // begun, not finished: discarded
+				f.Result.Censored.Add(f.endAt(byDeadline, dead, start) - c.t0)
 			}
 		}
 		f.finish(byDeadline, dead)

@@ -75,6 +75,7 @@ func (c *Config) stopped() bool { return c.Stop != nil && c.Stop.Load() }
 func (f *Flow) record(now, lat, dead time.Duration) bool {
 	if now >= dead {
 		f.Result.Discarded++
+		f.Result.Censored.Add(dead - (now - lat))
 		f.done, f.late = true, true
 		return false
 	}

@@ -100,6 +100,7 @@ func rrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 		}
 	}
 	for _, f := range flows {
+		f.censorRing(f.endAt(byDeadline, dead, start))
 		f.finish(byDeadline, dead)
 	}
 }

@@ -40,6 +40,8 @@ type Flow struct {
 	Error  string      `json:"error"` // why the flow stopped early; "" if it did not
 
 	Hist *hist.Histogram `json:"-"`
+
+	Censored *Censored `json:"censored"` // RR tests: this flow's transactions discarded at the end; nil for streams
 }
 
 // FlowRemote is the server's count of one flow's connection.
@@ -123,6 +125,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 		}
 		out.Throughput += r.Throughput
 		out.Add(r.Totals())
+		out.Censored = mergeCensored(out.Censored, r.Censored)
 		out.Start = math.Min(out.Start, r.Start)
 		out.Config.Flows += max(r.Config.Flows, 1)
 		starts = append(starts, r.Start)

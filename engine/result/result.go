@@ -94,6 +94,10 @@ type Result struct {
 	// Hist is the full latency histogram behind Latency, kept so results
 	// can be merged exactly; it is not a script-visible field.
 	Hist *hist.Histogram `json:"-"`
+
+	// Censored is how old the transactions discarded at the end were (RR
+	// tests; nil for streams); see Censored.
+	Censored *Censored `json:"censored"`
 }
 
 // Latency is the distribution of transaction times, in microseconds.

@@ -25,6 +25,10 @@ type ConfidenceSpec struct {
 	// iterate returns them. Missing or empty names default to "throughput"
 	// for metric 0 and "metric N" for the others.
 	Names []string
+
+	// Method is the stopping rule: MethodNetperf ("" too) or
+	// MethodTwoStage.
+	Method string
 }
 
 // Validate checks the spec and names the offending option in its error.
@@ -44,7 +48,7 @@ func (s ConfidenceSpec) Validate() error {
 	if s.Max > MaxIterationsLimit {
 		return fmt.Errorf("confidence: max must be at most %d, got %d", MaxIterationsLimit, s.Max)
 	}
-	return nil
+	return checkMethod(s.Method)
 }
 
 // name returns the display name of metric m.
@@ -80,6 +84,12 @@ type Confidence struct {
 	// and every tracked metric reached the target width. It is false when
 	// the loop gave up at Max or stopped on an error.
 	Met bool
+
+	// Method is the rule that ran: MethodNetperf or MethodTwoStage.
+	Method string
+	// Planned, MethodTwoStage: the iterations the first stage called for
+	// (at most MaxIterationsLimit+1); Iterations is it capped at Max.
+	Planned int
 }
 
 // RunConfidence runs whole, independent iterations until the confidence
@@ -114,13 +124,23 @@ type Confidence struct {
 // rounded to three decimals, so they can differ from netperf's in the
 // fourth significant digit.
 func RunConfidence(spec ConfidenceSpec, iterate func(i int) ([]float64, error)) (*Confidence, error) {
-	if err := spec.Validate(); err != nil {
+	p, err := NewProcedure(spec)
+	if err != nil {
 		return nil, err
 	}
+	return p.Run(iterate)
+}
+
+// Run runs p's rule once; see RunConfidence.
+func (p *Procedure) Run(iterate func(i int) ([]float64, error)) (*Confidence, error) {
 	if iterate == nil {
 		return nil, errors.New("confidence: no iteration function given")
 	}
-	c := &Confidence{Spec: spec}
+	spec := p.spec
+	if spec.Method == MethodTwoStage {
+		return p.runTwoStage(iterate)
+	}
+	c := &Confidence{Spec: spec, Method: MethodNetperf}
 	for i := 1; i <= spec.Max; i++ {
 		vals, err := iterate(i)
 		if err != nil {
@@ -132,7 +152,7 @@ func RunConfidence(spec ConfidenceSpec, iterate func(i int) ([]float64, error)) 
 		if i < 2 {
 			continue
 		}
-		if err := c.update(); err != nil {
+		if err := c.update(p.tq(i - 1)); err != nil {
 			return c, err
 		}
 		c.Met = i >= spec.Min
@@ -175,12 +195,12 @@ func (c *Confidence) record(i int, vals []float64) error {
 	return nil
 }
 
-// update recomputes every metric's interval after an iteration (n ≥ 2) and
-// appends the headline width to History. On error it leaves the previous
-// intervals in place.
-func (c *Confidence) update() error {
+// update recomputes every metric's interval after an iteration (n ≥ 2),
+// with t the critical value for n − 1 degrees of freedom, and appends the
+// headline width to History. On error it leaves the previous intervals in
+// place.
+func (c *Confidence) update(t float64) error {
 	n := c.Iterations
-	t := tQuantile(c.Spec.Level, float64(n-1))
 	ivs := make([]Interval, len(c.Values))
 	widths := make([]float64, len(c.Values))
 	for m, xs := range c.Values {

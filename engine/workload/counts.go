@@ -55,6 +55,8 @@ type Counts struct {
 	Refused   uint64 // UDP_STREAM: datagrams the local stack refused (ENOBUFS and the like): not sent
 	Drained   uint64 // bytes read after the measured interval ended (TCP_MAERTS)
 	FastOpen  FastOpenCounts
+
+	Censored Censored // the transactions discarded at the end: how old they were
 }
 
 // FastOpenCounts is what TCP_INFO said about each TCP_CRR connection made

@@ -83,6 +83,7 @@ func (c *CRR) Run() {
 			if en == unix.ETIMEDOUT && c.giveUp() { // abandoned at the deadline
 				byDeadline = !c.stopped()
 				c.Result.Discarded++
+				c.Result.Censored.Add(c.endAt(byDeadline) - c.last)
 				break
 			}
 			c.Result.Errors.Add(en)

@@ -71,6 +71,7 @@ func (l *Loop) stopped() bool { return l.Stop != nil && l.Stop.Load() }
 func (l *Loop) done(now, lat time.Duration) bool {
 	if now >= l.dead {
 		l.Result.Discarded++
+		l.Result.Censored.Add(l.dead - (now - lat))
 		return false
 	}
 	if l.Result.Transactions == 0 {
@@ -133,11 +134,12 @@ func (l *Loop) finish(byDeadline bool) {
 // end finishes a loop that stopped with inflight requests outstanding:
 // unless the loop failed, they were sent and will be answered, so they are
 // discarded (not counted), and both ends' counts still add up.
-func (l *Loop) end(byDeadline bool, inflight int) {
+func (l *Loop) end(byDeadline bool, inflight int, sent []time.Duration, head int) {
 	if l.Err == nil {
 		l.Result.Discarded += uint64(inflight)
 	}
 	l.finish(byDeadline)
+	l.censorRing(byDeadline, sent, head, inflight)
 }
 
 // errPeerClosed is the error of a loop whose peer closed the data

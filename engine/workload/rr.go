@@ -84,7 +84,7 @@ func (r *RR) Run() {
 			} else {
 				r.fail("send", en)
 			}
-			r.end(byDeadline, inflight)
+			r.end(byDeadline, inflight, r.sent, head)
 			return
 		}
 	}
@@ -139,7 +139,7 @@ func (r *RR) Run() {
 			break
 		}
 	}
-	r.end(byDeadline, inflight)
+	r.end(byDeadline, inflight, r.sent, head)
 }
 
 // fail records the first hard error of the loop.

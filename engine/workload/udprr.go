@@ -94,7 +94,7 @@ func (u *UDPRR) Run() {
 	}
 	for i := 0; i < slots; i++ {
 		if en := issue(0); en == errPaced {
-			u.end(!u.stopped(), inflight)
+			u.end(!u.stopped(), inflight, u.sent, head)
 			return
 		} else if en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
 			u.fail("send", en)
@@ -124,7 +124,7 @@ func (u *UDPRR) Run() {
 				inflight--
 				u.Result.Lost++
 				if en := issue(now); en == errPaced {
-					u.end(!u.stopped(), inflight)
+					u.end(!u.stopped(), inflight, u.sent, head)
 					return
 				} else if en != 0 && en != unix.ENOBUFS && en != unix.EAGAIN {
 					u.fail("send", en)
@@ -157,7 +157,7 @@ func (u *UDPRR) Run() {
 			break
 		}
 	}
-	u.end(byDeadline, inflight)
+	u.end(byDeadline, inflight, u.sent, head)
 }
 
 // UDPRRServer is the server loop of UDP_RR: every datagram received is
@@ -193,10 +193,12 @@ func (s *UDPRRServer) Run() {
 	}
 	var gate sourceGate
 	var stopAt time.Time
+	var q quiet
 	for {
 		if stopAt.IsZero() {
 			if s.Stop.Load() {
 				stopAt = time.Now()
+				q.start(stopAt)
 			}
 		} else if time.Since(stopAt) > MaxDrain {
 			return
@@ -204,7 +206,7 @@ func (s *UDPRRServer) Run() {
 		n, en := sock.RecvFrom(s.FD, s.rbuf, &s.from)
 		if en != 0 {
 			if en == unix.EAGAIN || en == unix.EINTR {
-				if !stopAt.IsZero() {
+				if q.over(time.Now()) {
 					return // a quiet tick after Stop
 				}
 				continue
@@ -222,6 +224,9 @@ func (s *UDPRRServer) Run() {
 		if n == 0 && s.EndOnEmpty {
 			s.Counts.Markers++
 			return
+		}
+		if q.ending() {
+			q.heard(time.Now())
 		}
 		s.Counts.BytesReceived += uint64(n)
 		for {

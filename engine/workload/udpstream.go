@@ -149,16 +149,18 @@ func (s *UDPSink) Run() {
 	var gate sourceGate
 	ending := false
 	var endAt time.Time
+	var q quiet
 	end := func() {
 		if !ending {
 			ending, endAt = true, time.Now()
+			q.start(endAt)
 		}
 	}
 	for {
 		n, en := sock.RecvFrom(s.FD, s.buf, &s.from)
 		if en != 0 {
 			if en == unix.EAGAIN || en == unix.EINTR {
-				if ending && !s.Standing {
+				if ending && !s.Standing && q.over(time.Now()) {
 					return // a quiet tick after the end
 				}
 				if s.Stop.Load() {
@@ -198,8 +200,12 @@ func (s *UDPSink) Run() {
 		if !s.Standing && !ending && s.Stop.Load() {
 			end()
 		}
-		if ending && time.Since(endAt) > MaxDrain {
-			return
+		if ending {
+			now := time.Now()
+			if now.Sub(endAt) > MaxDrain {
+				return
+			}
+			q.heard(now)
 		}
 	}
 }

@@ -51,7 +51,7 @@ func transactionFields(w *spec.Workload, record bool) []string {
 		return append(fields, "elapsed", "throughput", "latency.p50", "latency.p99")
 	}
 	return append(fields, "elapsed", "throughput", "units", "transactions",
-		"latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max")
+		"latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.max", "censored.oldest")
 }
 
 // kindDefaults returns the default fields of rows' kind of test (table's
@@ -229,6 +229,7 @@ var tableHeaders = map[string][3]string{
 	"elapsed":                   {"Elapsed", "Time", "secs."},
 	"transactions":              {"Trans.", "Count", "#"},
 	"discarded":                 {"Dis-", "carded", "#"},
+	"censored.oldest":           {"Censored", "oldest", "usec"},
 	"bytes_sent":                {"Bytes", "Sent", "bytes"},
 	"bytes_received":            {"Bytes", "Recvd", "bytes"},
 	"errors":                    {"Errors"},
