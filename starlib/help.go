@@ -181,6 +181,9 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := StatisticsDoc["stats."+name]; ok {
 		return d, true
 	}
+	if d, ok := numbersDoc[name]; ok {
+		return d, true
+	}
 	return "", false
 }
 
@@ -247,6 +250,8 @@ var builtinParams = map[string][]string{
 	"compare":    {"a", "b", "runs", "level", "metric"},
 	"parallel":   {"fns"},
 	"aggregate":  {"results"},
+	"format":     {"x", "spec"},
+	"round":      {"x", "ndigits"},
 }
 
 // indexDoc is the line help() gives each builtin of this area.

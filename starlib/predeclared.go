@@ -15,6 +15,7 @@ func Predeclared() starlark.StringDict {
 	addOutput(d)
 	addLibs(d)
 	addConcurrency(d)
+	addNumbers(d)
 	return d
 }
 
