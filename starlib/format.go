@@ -24,9 +24,11 @@ numbers: [[fill]align][sign][z][#][0][width][,|_][.precision][type].
              str(x), or g keeping a ".0" when a precision is given
 Precision is digits after the point (f, e, %) or significant digits (g).
 Rounding is correct on the exact binary value, ties to even, as Python's.
-An int takes every type; a float no int type.
+An int takes every type; a float no int type. A string takes fill, align
+(left by default), width and precision (the most characters kept), to line
+text up beside numbers.
   print("%s trans/s" % format(r.throughput, ",.2f"))   # 27,291.86 trans/s
-  print(format(0.0456, ".1%"), format(r.latency.p99, ">8.1f"))`,
+  print(format("p99", "<8") + format(r.latency.p99, ">8.1f"))`,
 	"round": `round(x, ndigits=None) -> int or float
 
 Rounds x to ndigits decimal digits, as Python 3 does: ties go to the even
@@ -61,8 +63,10 @@ func formatBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 		out, err = formatInt(v.BigInt(), s)
 	case starlark.Float:
 		out, err = formatFloat(float64(v), s)
+	case starlark.String:
+		out, err = formatString(string(v), s)
 	default:
-		return nil, fmt.Errorf("%s: x must be an int or a float, got %s %s", b.Name(), x.Type(), shortRepr(x))
+		return nil, fmt.Errorf("%s: x must be a number or a string, got %s %s", b.Name(), x.Type(), shortRepr(x))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: spec %q: %w", b.Name(), spec, err)

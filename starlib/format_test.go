@@ -54,9 +54,10 @@ func TestNumbersBadInput(t *testing.T) {
 	cases := []struct{ expr, want string }{
 		{`format(1.5, "q")`, `format: format spec "q": unknown format type "q"`},
 		{`format(1.5, ".2q")`, `unknown format type "q"`},
-		{`format("s", ".2f")`, `format: x must be an int or a float, got string "s"`},
-		{`format(None, "d")`, `format: x must be an int or a float, got NoneType`},
-		{`format(True, "d")`, `format: x must be an int or a float, got bool`},
+		{`format("s", ".2f")`, `format: spec ".2f": "f" formats a number, got a string`},
+		{`format("s", "+")`, `a string takes only fill, align, width and precision`},
+		{`format(None, "d")`, `format: x must be a number or a string, got NoneType`},
+		{`format(True, "d")`, `format: x must be a number or a string, got bool`},
 		{`format(1.5, 2)`, `format: for parameter spec: got int, want string`},
 		{`format(1.5, "d")`, `format: spec "d": "d" formats an int, got a float`},
 		{`format(15, ".2d")`, `format: spec ".2d": an int takes no precision`},

@@ -20,7 +20,8 @@ type numSpec struct {
 	width     int
 	group     byte // ',', '_' or 0
 	prec      int  // -1: not given
-	typ       byte // 0 or one of dxXobneEfFgG%
+	typ       byte // 0 or one of dxXobneEfFgG% or s
+	zero      bool // the 0 flag: pad with zeros after the sign
 }
 
 // maxSpecNumber bounds width and precision, so a typo cannot ask for a
@@ -47,6 +48,7 @@ func parseNumSpec(spec string) (numSpec, error) {
 		s.alt, rest = true, rest[1:]
 	}
 	if len(rest) > 0 && rest[0] == '0' {
+		s.zero = true
 		if s.fill == 0 {
 			s.fill = '0'
 			if s.align == 0 {
@@ -70,11 +72,11 @@ func parseNumSpec(spec string) (numSpec, error) {
 			return s, err
 		}
 	}
-	if len(rest) == 1 && strings.IndexByte("dxXobneEfFgG%", rest[0]) >= 0 {
+	if len(rest) == 1 && strings.IndexByte("dxXobneEfFgG%s", rest[0]) >= 0 {
 		s.typ, rest = rest[0], ""
 	}
 	if rest != "" {
-		return s, fmt.Errorf("format spec %q: unknown format type %q; numbers take d x X o b n (ints) and e E f F g G %% (any number), after [[fill]align][sign][z][#][0][width][,|_][.precision]", spec, rest)
+		return s, fmt.Errorf("format spec %q: unknown format type %q; numbers take d x X o b n (ints) and e E f F g G %% (any number), s (strings), after [[fill]align][sign][z][#][0][width][,|_][.precision]", spec, rest)
 	}
 	if s.fill == 0 {
 		s.fill = ' '
@@ -98,9 +100,31 @@ func specDigits(s, what string) (int, string, error) {
 	return n, s[i:], nil
 }
 
+// formatString lays out a string by s: fill, align (left by default),
+// width and precision (the most characters kept); nothing else applies.
+func formatString(x string, s numSpec) (string, error) {
+	switch {
+	case s.typ != 0 && s.typ != 's':
+		return "", fmt.Errorf("%s formats a number, got a string", typeName(s.typ))
+	case s.sign != 0 || s.noNegZero || s.alt || s.group != 0:
+		return "", fmt.Errorf("a string takes only fill, align, width and precision")
+	case s.align == '=' && !s.zero:
+		return "", fmt.Errorf("'=' alignment is for numbers, not a string")
+	}
+	if s.align == 0 || s.align == '=' {
+		s.align = '<'
+	}
+	if s.prec >= 0 && utf8.RuneCountInString(x) > s.prec {
+		x = string([]rune(x)[:s.prec])
+	}
+	return layout(false, "", x, "", 0, s), nil
+}
+
 // formatInt lays out an integer by s. Float types convert it first.
 func formatInt(x *big.Int, s numSpec) (string, error) {
 	switch s.typ {
+	case 's':
+		return "", fmt.Errorf("\"s\" formats a string, got an int")
 	case 'e', 'E', 'f', 'F', 'g', 'G', '%':
 		f, _ := new(big.Float).SetInt(x).Float64()
 		if math.IsInf(f, 0) {
@@ -153,6 +177,8 @@ func formatFloat(f float64, s numSpec) (string, error) {
 	switch s.typ {
 	case 'd', 'x', 'X', 'o', 'b':
 		return "", fmt.Errorf("%q formats an int, got a float; use \".0f\" or int(x)", string(s.typ))
+	case 's':
+		return "", fmt.Errorf("\"s\" formats a string, got a float")
 	}
 	neg := math.Signbit(f) && !math.IsNaN(f)
 	a := math.Abs(f)
