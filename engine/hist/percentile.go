@@ -79,4 +79,3 @@ func percentileRank(p float64, n uint64) uint64 {
 	}
 	return max(r.Uint64(), 1)
 }
-
