@@ -142,6 +142,8 @@ func Help(x starlark.Value) (string, error) {
 		return fmt.Sprintf("%s: a builtin; no documentation yet", name), nil
 	case *starlark.Function:
 		return helpFunction(v), nil
+	case *Latency:
+		return latencyDoc["latency"], nil
 	case *Record:
 		if v.Type() == "result" {
 			return resultDoc, nil
@@ -176,6 +178,9 @@ func helpDocOf(name string) (string, bool) {
 		return d, true
 	}
 	if d, ok := concurrencyDoc[name]; ok {
+		return d, true
+	}
+	if d, ok := latencyDoc[name]; ok {
 		return d, true
 	}
 	if d, ok := StatisticsDoc["stats."+name]; ok {

@@ -332,11 +332,11 @@ func mergedLatency(rets []starlark.Value) (starlark.Value, error) {
 		}
 		rs = append(rs, r)
 	}
-	lat, err := result.MergeLatency(rs)
-	if err != nil || lat == nil {
+	h, err := result.MergeHist(rs)
+	if err != nil || h == nil {
 		return starlark.None, err
 	}
-	return NewRecord("latency", lat, nil), nil
+	return NewLatency(result.LatencyOf(h), h), nil
 }
 
 // unitsOf returns the units string of a result-like value when metric is

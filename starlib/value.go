@@ -116,6 +116,9 @@ func (r *Record) Attr(name string) (starlark.Value, error) {
 	if !reported(r.v, name) {
 		return starlark.None, nil
 	}
+	if l := latencyAttr(r.v, name); l != nil {
+		return l, nil // with its histogram
+	}
 	return toStarlark(r.v.Field(i)), nil
 }
 
