@@ -59,7 +59,7 @@ func attr(v starlark.Value, name string) (starlark.Value, error) {
 }
 
 // FieldNames lists the field names of v (attributes of a record, keys of a
-// dict), sorted, without methods.
+// dict), sorted, without methods (to_dict, latency.percentile, ...).
 func FieldNames(v starlark.Value) []string {
 	var out []string
 	switch x := v.(type) {
@@ -71,9 +71,15 @@ func FieldNames(v starlark.Value) []string {
 		}
 	case starlark.HasAttrs:
 		for _, n := range x.AttrNames() {
-			if n != "to_dict" {
-				out = append(out, n)
+			if n == "to_dict" {
+				continue
 			}
+			if a, err := x.Attr(n); err == nil {
+				if _, method := a.(*starlark.Builtin); method {
+					continue // latency.percentile() and the like
+				}
+			}
+			out = append(out, n)
 		}
 	}
 	sort.Strings(out)
