@@ -249,7 +249,7 @@ func workloadBuiltin(name string) *spec.Workload {
 // (api.md names them).
 var builtinParams = map[string][]string{
 	"table":      {"results", "fields"},
-	"csv":        {"results", "fields"},
+	"csv":        {"results", "fields", "header"},
 	"kv":         {"result", "fields"},
 	"confidence": {"fn", "level", "width", "min", "max", "metric"},
 	"compare":    {"a", "b", "runs", "level", "metric"},
