@@ -96,6 +96,18 @@ func (l *Latency) AttrNames() []string {
 	return names
 }
 
+// FieldNames lists the summary fields, without the methods and the
+// histogram, as output's field lists and to_dict() have them.
+func (l *Latency) FieldNames() []string {
+	var out []string
+	for _, n := range l.Record.AttrNames() {
+		if n != "to_dict" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // percentileArg checks one percentile argument of builtin.
 func percentileArg(builtin string, v starlark.Value) (float64, error) {
 	q, ok := Number(v)

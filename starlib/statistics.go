@@ -122,6 +122,8 @@ func plainValue(v starlark.Value) starlark.Value {
 	switch x := v.(type) {
 	case *Record:
 		return toPlain(x.v)
+	case *Latency:
+		return toPlain(x.v)
 	case *Fields:
 		d := starlark.NewDict(len(x.names))
 		for _, n := range x.names {

@@ -59,10 +59,12 @@ func attr(v starlark.Value, name string) (starlark.Value, error) {
 }
 
 // FieldNames lists the field names of v (attributes of a record, keys of a
-// dict), sorted, without methods (to_dict, latency.percentile, ...).
+// dict), sorted, without methods.
 func FieldNames(v starlark.Value) []string {
 	var out []string
 	switch x := v.(type) {
+	case fielder:
+		out = x.FieldNames()
 	case *starlark.Dict:
 		for _, k := range x.Keys() {
 			if s, ok := starlark.AsString(k); ok {
@@ -71,20 +73,18 @@ func FieldNames(v starlark.Value) []string {
 		}
 	case starlark.HasAttrs:
 		for _, n := range x.AttrNames() {
-			if n == "to_dict" {
-				continue
+			if n != "to_dict" {
+				out = append(out, n)
 			}
-			if a, err := x.Attr(n); err == nil {
-				if _, method := a.(*starlark.Builtin); method {
-					continue // latency.percentile() and the like
-				}
-			}
-			out = append(out, n)
 		}
 	}
 	sort.Strings(out)
 	return out
 }
+
+// fielder is a value whose fields are not all its attributes: r.latency,
+// whose percentile() and histogram are not fields (nor in to_dict()).
+type fielder interface{ FieldNames() []string }
 
 // NumericFields lists the dotted paths of v whose values are numbers,
 // descending into nested records and dicts (for error messages that say

@@ -92,8 +92,8 @@ func TestOutputGolden(t *testing.T) {
 func TestOutputErrors(t *testing.T) {
 	cases := []struct{ code, want string }{
 		{`table(rr, ["thruput"])`, "table: unknown field thruput: a result has brand, bytes_received, bytes_sent, config, discarded"},
-		{`csv(rr, ["latency.p95"])`, "csv: unknown field latency.p95: latency has count, histogram, max, mean, min, p50, p90, p99, p999, stddev"},
-		{`kv(one, ["latency"])`, "kv: field latency is a latency with fields count, histogram, max, mean, min, p50, p90, p99, p999, stddev; name one, such as latency.count"},
+		{`csv(rr, ["latency.p95"])`, "csv: unknown field latency.p95: latency has count, max, mean, min, p50, p90, p99, p999, stddev"},
+		{`kv(one, ["latency"])`, "kv: field latency is a latency with fields count, max, mean, min, p50, p90, p99, p999, stddev; name one, such as latency.count"},
 		{`kv(rr)`, "kv: takes one result, got a list of 3; use csv() for several"},
 		{`kv(3)`, "kv: result must be a result (or a dict), got int"},
 		{`table(3)`, "table: results must be a list of results, got int"},
