@@ -30,17 +30,24 @@ right-aligned, at most 80 columns wide so it can be pasted into a mail
 
 An unknown field is an error that lists the valid ones.
   print(table([tcp_rr(request=s, response=s) for s in [1, 64, 1024]]))`,
-	"csv": `csv(results, fields=None) -> str
+	"csv": `csv(results, fields=None, header=True) -> str
 
 Lays results out as netperf -o does: one header line of field names, then
-one line per result. Fields as for table(); the default set adds units,
-brand, transactions and the latency distribution.
-  print(csv(results, ["brand", "throughput", "latency.p99"]))`,
+one line per result; header=False leaves the header out, as netperf's
+-P 0 does, for shell loops. Fields as for table(); the default set adds
+units, brand, transactions and the latency distribution. Fields may also
+be netperf's selector names, in any case (result_brand, throughput,
+p99_latency, mean_latency, transaction_rate, rt_latency, elapsed_time,
+lss_size, ...): those head their column as netperf names them
+(P99_LATENCY), with netscript's figure.
+  print(csv(results, ["brand", "throughput", "latency.p99"]))
+  print(csv(r, "result_brand,throughput,p99_latency", header=False))`,
 	"kv": `kv(result, fields=None) -> str
 
 Lays one result out as netperf -k does: NAME=value lines, the name in
-capitals with dots as underscores (latency.p99 is LATENCY_P99), strings in
-double quotes so a shell can source the text. Fields as for csv().
+capitals with dots as underscores (latency.p99 is LATENCY_P99; netperf's
+selector p99_latency stays P99_LATENCY), strings in double quotes so a
+shell can source the text. Fields as for csv().
   print(kv(tcp_rr(duration=2), ["throughput", "latency.p99"]))`,
 	"env": `env() -> env
 
@@ -91,7 +98,8 @@ out.
   discarded            in flight at the deadline: sent, not counted
   bytes_sent, bytes_received
   latency              count, min, mean, stddev, p50, p90, p99, p999, max
-                       in microseconds (RR tests)
+                       in microseconds (RR tests); percentile(q),
+                       percentiles(qs), histogram: help(r.latency)
   errors               failed calls by errno name; "timeout" for lost UDP
   config               the options in force, the data port and the socket
                        buffers the kernel granted
@@ -269,6 +277,9 @@ var indexDoc = map[string]string{
 
 	"parallel":  "run functions at once; their tests share one start",
 	"aggregate": "combine results of one kind: sums, merged latency",
+
+	"format": `a number as text by a Python format spec, such as ",.2f"`,
+	"round":  "round as Python 3 does: ties to even, on the exact value",
 }
 
 // helpIndex lists every predeclared name with the first line of its
