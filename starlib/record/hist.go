@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -52,7 +53,14 @@ func (rr RunResult) MarshalJSON() ([]byte, error) {
 			out.FlowHists = hs
 		}
 	}
-	return json.Marshal(out)
+	// As Encode: "<" and "&" in brands and errors stay as written.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // UnmarshalJSON reads a result and, when the record has them, its

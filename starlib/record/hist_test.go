@@ -31,7 +31,7 @@ func recordedRun(t *testing.T, code string) *Run {
 // back from a record identical, so percentiles, plots and aggregate()
 // work on a record as on the run itself.
 func TestRecordKeepsHistograms(t *testing.T) {
-	run := recordedRun(t, "tcp_rr(transactions=200, flows=2)\ntcp_stream(duration=0.1)\n")
+	run := recordedRun(t, "tcp_rr(transactions=200, flows=2, brand='a<b & c')\ntcp_stream(duration=0.1)\n")
 	var b bytes.Buffer
 	if err := run.Encode(&b); err != nil {
 		t.Fatal(err)
@@ -54,6 +54,9 @@ func TestRecordKeepsHistograms(t *testing.T) {
 	}
 	if s := back.Results[1].Result; s.Hist != nil || s.Test != "TCP_STREAM" {
 		t.Errorf("the stream result reads back with a histogram: %+v", s)
+	}
+	if !strings.Contains(b.String(), `"brand": "a<b & c"`) {
+		t.Errorf("the brand is not kept as written:\n%.1000s", b.String())
 	}
 	if strings.Count(b.String(), `"hist":`) != 1 || strings.Count(b.String(), `"flow_hists":`) != 1 {
 		t.Errorf("want one hist and one flow_hists in the record:\n%.2000s", b.String())
