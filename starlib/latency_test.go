@@ -1,11 +1,13 @@
 package starlib
 
 import (
+	"math"
 	"strings"
 	"testing"
 
 	"go.starlark.net/starlark"
 
+	"netscript/engine/hist"
 	"netscript/engine/result"
 )
 
@@ -39,6 +41,31 @@ func TestLatencyBadInput(t *testing.T) {
 		}
 		if msg := err.Error(); !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") {
 			t.Errorf("%s:\n got  %s\n want %s", c.code, msg, c.want)
+		}
+	}
+}
+
+// TestPercentileOfKnownSamples: r.latency.percentile(q) of a result whose
+// transactions took 1, 2, ..., 1000 us is the nearest-rank sample (q·10
+// us, rounded up) within the histogram's stated 1/256.
+func TestPercentileOfKnownSamples(t *testing.T) {
+	h := hist.New()
+	for i := 1; i <= 1000; i++ {
+		h.Record(int64(i) * 1000)
+	}
+	r := NewResult(&result.Result{Test: "TCP_RR", Latency: result.LatencyOf(h), Hist: h})
+	qs := []float64{0.05, 0.1, 7, 14, 28, 33.3, 50, 68, 99, 99.95, 100}
+	v, err := starlark.EvalOptions(FileOptions(), &starlark.Thread{}, "p.star",
+		"r.latency.percentiles(qs)", starlark.StringDict{"r": r, "qs": floatList(qs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := v.(*starlark.List)
+	for i, q := range qs {
+		want := math.Max(1, math.Ceil(q*10-1e-9)) // the rank, in us
+		x, _ := starlark.AsFloat(got.Index(i))
+		if math.Abs(x-want) > want/256 {
+			t.Errorf("percentile(%g) = %g us, nearest rank %g us", q, x, want)
 		}
 	}
 }
