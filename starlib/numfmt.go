@@ -22,6 +22,7 @@ type numSpec struct {
 	prec      int  // -1: not given
 	typ       byte // 0 or one of dxXobneEfFgG% or s
 	zero      bool // the 0 flag: pad with zeros after the sign
+	alignSet  bool // align was written, not implied by the 0 flag
 }
 
 // maxSpecNumber bounds width and precision, so a typo cannot ask for a
@@ -38,6 +39,7 @@ func parseNumSpec(spec string) (numSpec, error) {
 	} else if len(rest) > 0 && isAlign(rest[0]) {
 		s.align, rest = rest[0], rest[1:]
 	}
+	s.alignSet = s.align != 0
 	if len(rest) > 0 && (rest[0] == '+' || rest[0] == '-' || rest[0] == ' ') {
 		s.sign, rest = rest[0], rest[1:]
 	}
@@ -108,7 +110,7 @@ func formatString(x string, s numSpec) (string, error) {
 		return "", fmt.Errorf("%s formats a number, got a string", typeName(s.typ))
 	case s.sign != 0 || s.noNegZero || s.alt || s.group != 0:
 		return "", fmt.Errorf("a string takes only fill, align, width and precision")
-	case s.align == '=' && !s.zero:
+	case s.align == '=' && s.alignSet:
 		return "", fmt.Errorf("'=' alignment is for numbers, not a string")
 	}
 	if s.align == 0 || s.align == '=' {
@@ -134,6 +136,9 @@ func formatInt(x *big.Int, s numSpec) (string, error) {
 	}
 	if s.prec >= 0 {
 		return "", fmt.Errorf("an int takes no precision with %s; use a float type such as \".2f\"", typeName(s.typ))
+	}
+	if s.noNegZero {
+		return "", fmt.Errorf("z (no negative zero) is for floats, not an int")
 	}
 	base, prefix := 10, ""
 	switch s.typ {
@@ -180,8 +185,14 @@ func formatFloat(f float64, s numSpec) (string, error) {
 	case 's':
 		return "", fmt.Errorf("\"s\" formats a string, got a float")
 	}
+	if s.group != 0 && s.typ == 'n' {
+		return "", fmt.Errorf("grouping with %q does not go with \"n\"", string(s.group))
+	}
 	neg := math.Signbit(f) && !math.IsNaN(f)
 	a := math.Abs(f)
+	if s.typ == '%' {
+		a *= 100 // in floating point, as Python: a huge x becomes inf%
+	}
 	upper := s.typ == 'E' || s.typ == 'F' || s.typ == 'G'
 	if math.IsInf(a, 0) || math.IsNaN(a) {
 		body := "inf"
@@ -205,7 +216,6 @@ func formatFloat(f float64, s numSpec) (string, error) {
 			p = 6
 		}
 		if s.typ == '%' {
-			a *= 100
 			suffix = "%"
 		}
 		body = strconv.FormatFloat(a, 'f', p, 64)
@@ -228,6 +238,10 @@ func formatFloat(f float64, s numSpec) (string, error) {
 	default: // no type
 		if p < 0 {
 			body = reprFloat(a)
+			if s.alt && !strings.Contains(body, ".") { // 1e+16 is 1.e+16
+				i := strings.IndexByte(body, 'e')
+				body = body[:i] + "." + body[i:]
+			}
 		} else {
 			body = generalFloat(a, max(p, 1), s.alt, true)
 		}
