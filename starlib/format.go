@@ -35,7 +35,8 @@ Rounds x to ndigits decimal digits, as Python 3 does: ties go to the even
 digit, decided on the exact binary value of x (so round(2.675, 2) is 2.67,
 since 2.675 is stored as 2.67499999...). Without ndigits it returns an
 int; with it, a number of x's type. A negative ndigits rounds to tens,
-hundreds, ... For text with a fixed number of decimals, use format().
+hundreds, ... For text with a fixed number of decimals, use format():
+Starlark prints a float of 10^7 or more in exponent form.
   round(2.5), round(3.5), round(27291.8612, 2), round(1250, -2)
   # 2, 4, 27291.86, 1200`,
 }
