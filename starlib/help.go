@@ -38,7 +38,7 @@ one line per result; header=False leaves the header out, as netperf's
 units, brand, transactions and the latency distribution. Fields may also
 be netperf's selector names, in any case (result_brand, throughput,
 p99_latency, mean_latency, transaction_rate, rt_latency, elapsed_time,
-lss_size, ...): those head their column as netperf names them
+lss_size, ...): those head their column with netperf's selector name
 (P99_LATENCY), with netscript's figure.
   print(csv(results, ["brand", "throughput", "latency.p99"]))
   print(csv(r, "result_brand,throughput,p99_latency", header=False))`,
