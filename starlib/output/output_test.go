@@ -135,3 +135,25 @@ func TestOutputEmpty(t *testing.T) {
 		t.Errorf("csv with fields and no rows = %v, %v", v, err)
 	}
 }
+
+// TestNetperfSelectorsMap: every netperf selector csv() and kv() take
+// reads a field that results have (or a figure computed from them).
+func TestNetperfSelectorsMap(t *testing.T) {
+	th, _ := startest.NewThread(t)
+	env := starlib.Predeclared()
+	for k, v := range startest.FixedResults() {
+		env[k] = v
+	}
+	env["selectors"] = starlark.String(strings.Join(output.NetperfSelectors(), ","))
+	for _, rows := range []string{"rr", "streams", "cpu", "mixed"} {
+		v, err := starlark.EvalOptions(starlib.FileOptions(), th, "sel", "csv("+rows+", selectors)", env)
+		if err != nil {
+			t.Errorf("%s: %v", rows, err)
+			continue
+		}
+		head := strings.SplitN(string(v.(starlark.String)), "\n", 2)[0]
+		if head != string(env["selectors"].(starlark.String)) {
+			t.Errorf("%s: header %q", rows, head)
+		}
+	}
+}
