@@ -29,7 +29,7 @@ An int takes every type; a float no int type. A string takes fill, align
 text up beside numbers.
   print("%s trans/s" % format(r.throughput, ",.2f"))   # 27,291.86 trans/s
   print(format("p99", "<8") + format(r.latency.p99, ">8.1f"))`,
-	"round": `round(x, ndigits=None) -> int or float
+	"round": `round(x, ndigits=None) -> number
 
 Rounds x to ndigits decimal digits, as Python 3 does: ties go to the even
 digit, decided on the exact binary value of x (so round(2.675, 2) is 2.67,

@@ -14,13 +14,13 @@ import (
 
 // latencyDoc documents r.latency and its methods for help().
 var latencyDoc = map[string]string{
-	"latency": `r.latency: the distribution of transaction times, in microseconds
+	"latency": `latency (the distribution of transaction times)
 
-count, min, mean, stddev, p50, p90, p99, p999, max: the summary; the
-percentiles come from the full histogram, min, max, mean and stddev are
-exact. None for stream tests. The same for each of r.flows, for
-aggregate() and for confidence().latency (over every transaction of every
-run). From the histogram, also:
+Holds a test's transaction times in microseconds: count, min, mean,
+stddev, p50, p90, p99, p999, max; the percentiles come from the full
+histogram, min, max, mean and stddev are exact. None for stream tests. The
+same for each of r.flows, for aggregate() and for confidence().latency
+(over every transaction of every run). From the histogram, also:
   percentile(q)    any percentile, 0 ≤ q ≤ 100
   percentiles(qs)  a list of them, one pass
   histogram        the non-empty buckets as (low_us, high_us, count)
@@ -40,13 +40,14 @@ confidence().latency.
 
 Returns latency.percentile(q) for each q of the list qs, in its order.
   p = tcp_rr(duration=2).latency.percentiles([50, 90, 99, 99.9, 99.99])`,
-	"histogram": `latency.histogram -> list of (low_us, high_us, count)
+	"histogram": `latency.histogram -> list
 
-The non-empty buckets of the latency histogram in ascending order: count
-transactions took at least low_us and less than high_us microseconds. The
-buckets are netscript's (log-linear: exact to 1 ns below 0.256 us, then
-128 per power of two, none wider than 1/128 of its values); the counts add
-up to latency.count. Not in to_dict(): it can have thousands of buckets.
+Lists the non-empty buckets of the latency histogram in ascending order as
+(low_us, high_us, count) tuples: count transactions took at least low_us
+and less than high_us microseconds. The buckets are netscript's
+(log-linear: exact to 1 ns below 0.256 us, then 128 per power of two, none
+wider than 1/128 of its values); the counts add up to latency.count. Not
+in to_dict(): it can have thousands of buckets.
   for low, high, n in tcp_rr(duration=2).latency.histogram:
       print(format(low, "10.3f"), format(high, "10.3f"), n)`,
 }

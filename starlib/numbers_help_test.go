@@ -15,7 +15,7 @@ func TestNumbersHelp(t *testing.T) {
 		want []string
 	}{
 		{`help(format)`, []string{"format(x, spec=\"\") -> str", "Formats the number x", "27,291.86 trans/s"}},
-		{`help(round)`, []string{"round(x, ndigits=None) -> int or float", "Rounds x", "ties go to the even"}},
+		{`help(round)`, []string{"round(x, ndigits=None) -> number", "Rounds x", "ties go to the even"}},
 		{`help(tcp_rr(transactions=5).latency)`, []string{"percentile(q)", "histogram"}},
 		{`help(tcp_rr(transactions=5).latency.percentile)`, []string{"latency.percentile(q) -> float", "Returns the q-th percentile", "1/256"}},
 		{`help("percentiles")`, []string{"latency.percentiles(qs) -> list"}},
