@@ -32,11 +32,11 @@ An unknown field is an error that lists the valid ones.
   print(table([tcp_rr(request=s, response=s) for s in [1, 64, 1024]]))`,
 	"csv": `csv(results, fields=None, header=True) -> str
 
-Lays results out as netperf -o does: one header line of field names, then
-one line per result; header=False leaves the header out, as netperf's
--P 0 does, for shell loops. Fields as for table(); the default set adds
-units, brand, transactions and the latency distribution. Fields may also
-be netperf's selector names, in any case (result_brand, throughput,
+Lays results out as netperf -- -o does: one header line of field names,
+then one line per result; header=False leaves the header out, as
+netperf's -P 0 does, for shell loops. Fields as for table(); the default
+set adds units, brand, transactions and the latency distribution. Fields
+may also be netperf's selector names, in any case (result_brand, throughput,
 p99_latency, mean_latency, transaction_rate, rt_latency, elapsed_time,
 lss_size, ...): those head their column with netperf's selector name
 (P99_LATENCY), with netscript's figure.
@@ -44,7 +44,7 @@ lss_size, ...): those head their column with netperf's selector name
   print(csv(r, "result_brand,throughput,p99_latency", header=False))`,
 	"kv": `kv(result, fields=None) -> str
 
-Lays one result out as netperf -k does: NAME=value lines, the name in
+Lays one result out as netperf -- -k does: NAME=value lines, the name in
 capitals with dots as underscores (latency.p99 is LATENCY_P99; netperf's
 selector p99_latency stays P99_LATENCY), strings in double quotes so a
 shell can source the text. Fields as for csv().
@@ -275,11 +275,11 @@ var indexDoc = map[string]string{
 	"env":   "this machine: kernel, CPU, the sysctls that move results",
 	"help":  "this list; help(x) documents x",
 
+	"format": `a number as text by a Python format spec, such as ",.2f"`,
+	"round":  "x rounded as Python 3 does: ties to even, on the exact value",
+
 	"parallel":  "run functions at once; their tests share one start",
 	"aggregate": "combine results of one kind: sums, merged latency",
-
-	"format": `a number as text by a Python format spec, such as ",.2f"`,
-	"round":  "round as Python 3 does: ties to even, on the exact value",
 }
 
 // helpIndex lists every predeclared name with the first line of its
