@@ -26,7 +26,7 @@ same for each of r.flows, for aggregate() and for confidence().latency
   histogram        the non-empty buckets as (low_us, high_us, count)
   lat = tcp_rr(duration=2).latency
   print(lat.percentile(99.99), lat.percentiles([25, 75]))`,
-	"percentile": `latency.percentile(q) -> float
+	"latency.percentile": `latency.percentile(q) -> float
 
 Returns the q-th percentile (0 ≤ q ≤ 100) of the transaction times in
 microseconds, from the full histogram: the midpoint of the bucket that
@@ -36,11 +36,11 @@ max, percentile(99) is p99. 0 when no transaction completed. Percentiles
 of several results merge exactly through aggregate() and
 confidence().latency.
   print(tcp_rr(duration=2).latency.percentile(99.99))`,
-	"percentiles": `latency.percentiles(qs) -> list
+	"latency.percentiles": `latency.percentiles(qs) -> list
 
 Returns latency.percentile(q) for each q of the list qs, in its order.
   p = tcp_rr(duration=2).latency.percentiles([50, 90, 99, 99.9, 99.99])`,
-	"histogram": `latency.histogram -> list
+	"latency.histogram": `latency.histogram -> list
 
 Lists the non-empty buckets of the latency histogram in ascending order as
 (low_us, high_us, count) tuples: count transactions took at least low_us
@@ -83,9 +83,9 @@ func (l *Latency) Attr(name string) (starlark.Value, error) {
 		}
 		return latencyBuckets(l.h), nil
 	case "percentile":
-		return starlark.NewBuiltin("percentile", l.percentile).BindReceiver(l), nil
+		return starlark.NewBuiltin("latency.percentile", l.percentile).BindReceiver(l), nil
 	case "percentiles":
-		return starlark.NewBuiltin("percentiles", l.percentiles).BindReceiver(l), nil
+		return starlark.NewBuiltin("latency.percentiles", l.percentiles).BindReceiver(l), nil
 	}
 	return l.Record.Attr(name)
 }

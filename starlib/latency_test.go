@@ -15,15 +15,15 @@ import (
 // latency without its histogram, are one clear line each.
 func TestLatencyBadInput(t *testing.T) {
 	cases := []struct{ code, want string }{
-		{`r.latency.percentile(101)`, "percentile: q must be between 0 and 100 (a percentile, not a fraction), got 101"},
+		{`r.latency.percentile(101)`, "latency.percentile: q must be between 0 and 100 (a percentile, not a fraction), got 101"},
 		{`r.latency.percentile(-0.5)`, "percentile: q must be between 0 and 100 (a percentile, not a fraction), got -0.5"},
 		{`r.latency.percentile(float("nan"))`, "percentile: q must be between 0 and 100"},
 		{`r.latency.percentile("99")`, `percentile: q must be a number between 0 and 100, got string "99"`},
 		{`r.latency.percentile()`, "percentile: missing argument for q"},
 		{`r.latency.percentiles(99)`, "percentiles: qs must be a list of percentiles such as [50, 99, 99.9], got int"},
-		{`r.latency.percentiles([50, 101])`, "percentiles: qs[1]: q must be between 0 and 100"},
+		{`r.latency.percentiles([50, 101])`, "latency.percentiles: qs[1]: q must be between 0 and 100"},
 		{`r.latency.percentiles([None])`, "percentiles: qs[0]: q must be a number between 0 and 100, got NoneType None"},
-		{`bare.percentile(50)`, "percentile: this latency has no histogram (a result read from a record written before records kept them)"},
+		{`bare.percentile(50)`, "latency.percentile: this latency has no histogram (a result read from a record written before records kept them)"},
 	}
 	th, _ := newTestThread(t)
 	globals, err := starlark.ExecFileOptions(FileOptions(), th, "setup.star", `r = tcp_rr(transactions=50)`, Predeclared())

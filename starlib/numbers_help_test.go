@@ -18,11 +18,13 @@ func TestNumbersHelp(t *testing.T) {
 		{`help(round)`, []string{"round(x, ndigits=None) -> number", "Rounds x", "ties go to the even"}},
 		{`help(tcp_rr(transactions=5).latency)`, []string{"percentile(q)", "histogram"}},
 		{`help(tcp_rr(transactions=5).latency.percentile)`, []string{"latency.percentile(q) -> float", "Returns the q-th percentile", "1/256"}},
-		{`help("percentiles")`, []string{"latency.percentiles(qs) -> list"}},
-		{`help("histogram")`, []string{"(low_us, high_us, count)"}},
+		{`help("latency.percentiles")`, []string{"latency.percentiles(qs) -> list"}},
+		{`help("latency.histogram")`, []string{"(low_us, high_us, count)"}},
 		{`help(csv)`, []string{"header=True", "-P 0", "p99_latency", "P99_LATENCY"}},
 		{`help(kv)`, []string{"P99_LATENCY"}},
 		{`help()`, []string{"format", "round"}},
+		// stats.percentile keeps its own text.
+		{`help("percentile")`, []string{"stats.percentile(xs, q)"}},
 	}
 	for _, c := range cases {
 		th, _ := newTestThread(t)
