@@ -56,7 +56,7 @@ func formatBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	}
 	s, err := parseNumSpec(spec)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		return nil, fmt.Errorf("%s: spec %q: %w", b.Name(), spec, err)
 	}
 	var out string
 	switch v := x.(type) {

@@ -52,7 +52,7 @@ func TestRoundMatchesPython(t *testing.T) {
 // TestNumbersBadInput: every malformed call is one clear line.
 func TestNumbersBadInput(t *testing.T) {
 	cases := []struct{ expr, want string }{
-		{`format(1.5, "q")`, `format: format spec "q": unknown format type "q"`},
+		{`format(1.5, "q")`, `format: spec "q": unknown format type "q"`},
 		{`format(1.5, ".2q")`, `unknown format type "q"`},
 		{`format("s", ".2f")`, `format: spec ".2f": "f" formats a number, got a string`},
 		{`format("s", "+")`, `a string takes only fill, align, width and precision`},

@@ -68,7 +68,7 @@ func parseNumSpec(spec string) (numSpec, error) {
 	}
 	if len(rest) > 0 && rest[0] == '.' {
 		if len(rest) == 1 || rest[1] < '0' || rest[1] > '9' {
-			return s, fmt.Errorf("format spec %q: a precision (digits) must follow the '.'", spec)
+			return s, fmt.Errorf("a precision (digits) must follow the '.'")
 		}
 		if s.prec, rest, err = specDigits(rest[1:], "precision"); err != nil {
 			return s, err
@@ -78,7 +78,7 @@ func parseNumSpec(spec string) (numSpec, error) {
 		s.typ, rest = rest[0], ""
 	}
 	if rest != "" {
-		return s, fmt.Errorf("format spec %q: unknown format type %q; numbers take d x X o b n (ints) and e E f F g G %% (any number), s (strings), after [[fill]align][sign][z][#][0][width][,|_][.precision]", spec, rest)
+		return s, fmt.Errorf("unknown format type %q; numbers take d x X o b n (ints) and e E f F g G %% (any number), s (strings), after [[fill]align][sign][z][#][0][width][,|_][.precision]", rest)
 	}
 	if s.fill == 0 {
 		s.fill = ' '
@@ -97,7 +97,7 @@ func specDigits(s, what string) (int, string, error) {
 	}
 	n, err := strconv.Atoi(s[:i])
 	if err != nil || n > maxSpecNumber {
-		return 0, s, fmt.Errorf("format spec: %s %s is too large (at most %d)", what, s[:i], maxSpecNumber)
+		return 0, s, fmt.Errorf("%s %s is too large (at most %d)", what, s[:i], maxSpecNumber)
 	}
 	return n, s[i:], nil
 }
