@@ -30,17 +30,24 @@ right-aligned, at most 80 columns wide so it can be pasted into a mail
 
 An unknown field is an error that lists the valid ones.
   print(table([tcp_rr(request=s, response=s) for s in [1, 64, 1024]]))`,
-	"csv": `csv(results, fields=None) -> str
+	"csv": `csv(results, fields=None, header=True) -> str
 
-Lays results out as netperf -- -o does: one header line of field names, then
-one line per result. Fields as for table(); the default set adds units,
-brand, transactions and the latency distribution.
-  print(csv(results, ["brand", "throughput", "latency.p99"]))`,
+Lays results out as netperf -- -o does: one header line of field names,
+then one line per result; header=False leaves the header out, as
+netperf's -P 0 does, for shell loops. Fields as for table(); the default
+set adds units, brand, transactions and the latency distribution. Fields
+may also be netperf's selector names, in any case (result_brand, throughput,
+p99_latency, mean_latency, transaction_rate, rt_latency, elapsed_time,
+lss_size, ...): those head their column with netperf's selector name
+(P99_LATENCY), with netscript's figure.
+  print(csv(results, ["brand", "throughput", "latency.p99"]))
+  print(csv(r, "result_brand,throughput,p99_latency", header=False))`,
 	"kv": `kv(result, fields=None) -> str
 
 Lays one result out as netperf -- -k does: NAME=value lines, the name in
-capitals with dots as underscores (latency.p99 is LATENCY_P99), strings in
-double quotes so a shell can source the text. Fields as for csv().
+capitals with dots as underscores (latency.p99 is LATENCY_P99; netperf's
+selector p99_latency stays P99_LATENCY), strings in double quotes so a
+shell can source the text. Fields as for csv().
   print(kv(tcp_rr(duration=2), ["throughput", "latency.p99"]))`,
 	"env": `env() -> env
 
@@ -96,7 +103,8 @@ out; docs/results.md describes every field.
   discarded            in flight at the deadline: sent, not counted
   bytes_sent, bytes_received
   latency              count, min, mean, stddev, p50, p90, p99, p999, max
-                       in microseconds (RR tests); see help(r.latency)
+                       in microseconds (RR tests); percentile(q),
+                       percentiles(qs), histogram: help(r.latency)
   censored             oldest, sum: ages in microseconds of the discarded
                        transactions at the end (RR tests); help(r.censored)
   errors               failed calls by errno name; "timeout" for lost UDP
@@ -149,6 +157,8 @@ func Help(x starlark.Value) (string, error) {
 		return fmt.Sprintf("%s: a builtin; no documentation yet", name), nil
 	case *starlark.Function:
 		return helpFunction(v), nil
+	case *Latency:
+		return latencyDoc["latency"], nil
 	case *Record:
 		if v.Type() == "result" {
 			return resultDoc, nil
@@ -188,6 +198,9 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := defaultsDoc[name]; ok {
 		return d, true
 	}
+	if d, ok := latencyDoc[name]; ok {
+		return d, true
+	}
 	if d, ok := StatisticsDoc["stats."+name]; ok {
 		return d, true
 	}
@@ -195,6 +208,9 @@ func helpDocOf(name string) (string, bool) {
 		return d, true
 	}
 	if d, ok := fieldDoc[name]; ok {
+		return d, true
+	}
+	if d, ok := numbersDoc[name]; ok {
 		return d, true
 	}
 	return "", false
@@ -260,7 +276,7 @@ func workloadBuiltin(name string) *spec.Workload {
 // (api.md names them).
 var builtinParams = map[string][]string{
 	"table":      {"results", "fields"},
-	"csv":        {"results", "fields"},
+	"csv":        {"results", "fields", "header"},
 	"kv":         {"result", "fields"},
 	"confidence": {"fn", "level", "width", "min", "max", "metric"},
 	"compare":    {"a", "b", "runs", "level", "metric"},
@@ -272,6 +288,8 @@ var builtinParams = map[string][]string{
 	"timeseries":   {"results", "file", "y", "per_flow", "title", "width", "height"},
 	"bars":         {"values", "file", "labels", "title", "width", "height"},
 	"chart":        {"values", "kind", "x", "y", "series", "title", "xlabel", "ylabel", "logx", "logy", "labels", "per_flow", "unicode"},
+	"format":       {"x", "spec"},
+	"round":        {"x", "ndigits"},
 }
 
 // indexDoc is the line help() gives each builtin of this area.
@@ -281,6 +299,9 @@ var indexDoc = map[string]string{
 	"kv":    "one result as NAME=value lines (netperf -- -k)",
 	"env":   "this machine: kernel, CPU, the sysctls that move results",
 	"help":  "this list; help(x) documents x",
+
+	"format": `a number as text by a Python format spec, such as ",.2f"`,
+	"round":  "x rounded as Python 3 does: ties to even, on the exact value",
 
 	"parallel":  "functions run at once; their tests share one start",
 	"aggregate": "results of one kind combined: sums, merged latency",

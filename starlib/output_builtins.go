@@ -39,13 +39,19 @@ func tableBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	return starlark.String(s), nil
 }
 
-// csvBuiltin: csv(results, fields=None) returns netperf's -o layout.
+// csvBuiltin: csv(results, fields=None, header=True) returns netperf's -o
+// layout.
 func csvBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	rows, fields, err := outputArgs(b, args, kwargs, output.RecordDefaults)
+	var rv, fv starlark.Value = nil, starlark.None
+	header := true
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "results", &rv, "fields?", &fv, "header?", &header); err != nil {
+		return nil, err
+	}
+	rows, fields, err := outputRowsFields(b.Name(), rv, fv, output.RecordDefaults)
 	if err != nil {
 		return nil, err
 	}
-	s, err := output.CSV(rows, fields)
+	s, err := output.CSVRows(rows, fields, header)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
@@ -84,11 +90,17 @@ func outputArgs(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tupl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "results", &rv, "fields?", &fv); err != nil {
 		return nil, nil, err
 	}
-	rows, err := outputRows(b.Name(), rv)
+	return outputRowsFields(b.Name(), rv, fv, defaults)
+}
+
+// outputRowsFields reads the results and fields arguments of builtin and
+// fills in default fields.
+func outputRowsFields(builtin string, rv, fv starlark.Value, defaults func([]starlark.Value) []string) ([]starlark.Value, []string, error) {
+	rows, err := outputRows(builtin, rv)
 	if err != nil {
 		return nil, nil, err
 	}
-	fields, err := outputFields(b.Name(), fv)
+	fields, err := outputFields(builtin, fv)
 	if err != nil {
 		return nil, nil, err
 	}

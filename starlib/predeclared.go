@@ -17,6 +17,7 @@ func Predeclared() starlark.StringDict {
 	addConcurrency(d)
 	addPlots(d)
 	addDefaults(d)
+	addNumbers(d)
 	return d
 }
 

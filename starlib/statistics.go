@@ -122,6 +122,8 @@ func plainValue(v starlark.Value) starlark.Value {
 	switch x := v.(type) {
 	case *Record:
 		return toPlain(x.v)
+	case *Latency:
+		return toPlain(x.v)
 	case *Fields:
 		d := starlark.NewDict(len(x.names))
 		for _, n := range x.names {
@@ -332,11 +334,11 @@ func mergedLatency(rets []starlark.Value) (starlark.Value, error) {
 		}
 		rs = append(rs, r)
 	}
-	lat, err := result.MergeLatency(rs)
-	if err != nil || lat == nil {
+	h, err := result.MergeHist(rs)
+	if err != nil || h == nil {
 		return starlark.None, err
 	}
-	return NewRecord("latency", lat, nil), nil
+	return NewLatency(result.LatencyOf(h), h), nil
 }
 
 // unitsOf returns the units string of a result-like value when metric is

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"netscript/starlib/output"
 )
 
 // Record is a read-only Starlark view of an engine value (a struct whose
@@ -52,10 +54,19 @@ func (r *Record) String() string {
 			b.WriteString(", ")
 		}
 		v, _ := r.Attr(name)
-		b.WriteString(name + " = " + v.String())
+		b.WriteString(name + " = " + fieldText(r.typeName+"."+name, v))
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// fieldText is how String shows the field at path: floats with the digits
+// a measurement has, as table() prints them (to_dict() keeps every digit).
+func fieldText(path string, v starlark.Value) string {
+	if f, ok := v.(starlark.Float); ok && !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) {
+		return output.FloatText(path, float64(f))
+	}
+	return v.String()
 }
 
 // Type returns the Starlark type name ("result", "latency", ...).
@@ -115,6 +126,9 @@ func (r *Record) Attr(name string) (starlark.Value, error) {
 	}
 	if !reported(r.v, name) {
 		return starlark.None, nil
+	}
+	if l := latencyAttr(r.v, name); l != nil {
+		return l, nil // with its histogram
 	}
 	return toStarlark(r.v.Field(i)), nil
 }

@@ -63,6 +63,8 @@ func attr(v starlark.Value, name string) (starlark.Value, error) {
 func FieldNames(v starlark.Value) []string {
 	var out []string
 	switch x := v.(type) {
+	case fielder:
+		out = x.FieldNames()
 	case *starlark.Dict:
 		for _, k := range x.Keys() {
 			if s, ok := starlark.AsString(k); ok {
@@ -79,6 +81,10 @@ func FieldNames(v starlark.Value) []string {
 	sort.Strings(out)
 	return out
 }
+
+// fielder is a value whose fields are not all its attributes: r.latency,
+// whose percentile() and histogram are not fields (nor in to_dict()).
+type fielder interface{ FieldNames() []string }
 
 // NumericFields lists the dotted paths of v whose values are numbers,
 // descending into nested records and dicts (for error messages that say

@@ -50,6 +50,15 @@ func TestOutputGolden(t *testing.T) {
 		{"csv_mixed.txt", `csv(mixed)`},
 		{"kv_rr.txt", `kv(one)`},
 		{"kv_fields.txt", `kv(mixed[2], ["throughput", "units", "latency.p99", "errors", "errors.timeout", "config.nodelay"])`},
+		// netperf's selector names, in any case, print as netperf's; a
+		// list of only those names prints throughput as THROUGHPUT too.
+		{"csv_netperf.txt", `csv(branded, "result_brand,throughput,p99_latency,MEAN_LATENCY,Transaction_Rate,rt_latency,elapsed_time")`},
+		{"kv_netperf.txt", `kv(one, ["throughput", "p99_latency", "p50_latency", "stddev_latency", "request_size", "burst_size", "lss_size", "dest_addr", "result_brand"])`},
+		// Mixed with netscript's own fields, each keeps its own name; a
+		// stream has no transaction rate.
+		{"csv_netperf_mixed.txt", `csv(mixed, ["test", "throughput", "p99_latency", "transaction_rate", "latency.p99"])`},
+		// netperf's -P 0: no header, for shell loops.
+		{"csv_no_header.txt", `csv(rr, ["brand", "throughput", "P99_LATENCY"], header=False)`},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -95,6 +104,8 @@ func TestOutputErrors(t *testing.T) {
 		{`csv(rr, "throughput,,units")`, "csv: fields has an empty name"},
 		{`table()`, "table: missing argument for results"},
 		{`env(1)`, "env: got 1 arguments"},
+		{`csv(rr, ["p95_latency"])`, "csv: unknown field p95_latency: a result has brand"},
+		{`csv(rr, header=1)`, `csv: for parameter "header": got int, want bool`},
 	}
 	for _, c := range cases {
 		th, _ := startest.NewThread(t)
@@ -122,5 +133,27 @@ func TestOutputEmpty(t *testing.T) {
 	v, err := starlark.EvalOptions(starlib.FileOptions(), th, "empty", `csv([], ["test", "throughput"])`, starlib.Predeclared())
 	if err != nil || v != starlark.String("test,throughput") {
 		t.Errorf("csv with fields and no rows = %v, %v", v, err)
+	}
+}
+
+// TestNetperfSelectorsMap: every netperf selector csv() and kv() take
+// reads a field that results have (or a figure computed from them).
+func TestNetperfSelectorsMap(t *testing.T) {
+	th, _ := startest.NewThread(t)
+	env := starlib.Predeclared()
+	for k, v := range startest.FixedResults() {
+		env[k] = v
+	}
+	env["selectors"] = starlark.String(strings.Join(output.NetperfSelectors(), ","))
+	for _, rows := range []string{"rr", "streams", "cpu", "mixed"} {
+		v, err := starlark.EvalOptions(starlib.FileOptions(), th, "sel", "csv("+rows+", selectors)", env)
+		if err != nil {
+			t.Errorf("%s: %v", rows, err)
+			continue
+		}
+		head := strings.SplitN(string(v.(starlark.String)), "\n", 2)[0]
+		if head != string(env["selectors"].(starlark.String)) {
+			t.Errorf("%s: header %q", rows, head)
+		}
 	}
 }

@@ -115,16 +115,26 @@ func padCell(s string, width int, right bool) string {
 // CSV lays rows out as netperf's -o does: one header line of field names,
 // then one line per row. The text has no final newline.
 func CSV(rows []starlark.Value, fields []string) (string, error) {
+	return CSVRows(rows, fields, true)
+}
+
+// CSVRows is CSV, with the header line only when header is true (netperf's
+// -P 0 leaves it out). Fields may be netperf's selector names, which then
+// head their columns as netperf names them.
+func CSVRows(rows []starlark.Value, fields []string, header bool) (string, error) {
 	if len(fields) == 0 {
 		return "", nil
 	}
-	cells, err := outGrid(rows, fields, "")
+	paths, names := columns(rows, fields)
+	cells, err := outGrid(rows, paths, "")
 	if err != nil {
 		return "", err
 	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	w.Write(fields)
+	if header {
+		w.Write(names)
+	}
 	for _, row := range cells {
 		rec := make([]string, len(row))
 		for j, c := range row {
@@ -137,15 +147,17 @@ func CSV(rows []starlark.Value, fields []string) (string, error) {
 }
 
 // KV lays one row out as netperf's -k does: NAME=value lines, the name in
-// capitals with dots as underscores (latency.p99 is LATENCY_P99), strings
+// capitals with dots as underscores (latency.p99 is LATENCY_P99; a netperf
+// selector such as p99_latency keeps netperf's name, P99_LATENCY), strings
 // double-quoted so a shell can source the text. No final newline.
 func KV(row starlark.Value, fields []string) (string, error) {
-	cells, err := outGrid([]starlark.Value{row}, fields, "")
+	paths, names := columns([]starlark.Value{row}, fields)
+	cells, err := outGrid([]starlark.Value{row}, paths, "")
 	if err != nil {
 		return "", err
 	}
 	lines := make([]string, len(fields))
-	for j, f := range fields {
+	for j, f := range names {
 		c := cells[0][j]
 		v := c.text
 		if c.quoted {
@@ -178,7 +190,7 @@ func outGrid(rows []starlark.Value, fields []string, none string) ([][]outCell, 
 	for i, r := range rows {
 		out[i] = make([]outCell, len(fields))
 		for j, f := range fields {
-			v, err := outLookup(r, f)
+			v, err := columnValue(r, f)
 			if err != nil {
 				return nil, err
 			}

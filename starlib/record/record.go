@@ -154,6 +154,10 @@ func DecodeRun(b []byte) (*Run, error) {
 	var run Run
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&run); err != nil {
+		var he *histError
+		if errors.As(err, &he) {
+			return nil, fmt.Errorf("corrupt record: %v", he)
+		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			return nil, fmt.Errorf("not a netscript record: %v at byte %d", se, se.Offset)

@@ -201,6 +201,9 @@ func TestRecordOfTheLastRelease(t *testing.T) {
 			t.Errorf("the tables lack %q:\n%s", want, tables)
 		}
 	}
+	if rr := run.Results[0].Result; rr.Hist != nil || rr.Latency == nil {
+		t.Errorf("a record without histograms reads with one, or without latency: %+v", rr)
+	}
 	if crr := run.Results[1].Result; crr.Config.Flows != 2 || len(crr.Flows) != 2 || crr.Latency == nil {
 		t.Errorf("the TCP_CRR result reads as %+v", crr)
 	}

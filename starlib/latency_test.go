@@ -1,0 +1,71 @@
+package starlib
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+
+	"netscript/engine/hist"
+	"netscript/engine/result"
+)
+
+// TestLatencyBadInput: a percentile out of range or not a number, and a
+// latency without its histogram, are one clear line each.
+func TestLatencyBadInput(t *testing.T) {
+	cases := []struct{ code, want string }{
+		{`r.latency.percentile(101)`, "latency.percentile: q must be between 0 and 100 (a percentile, not a fraction), got 101"},
+		{`r.latency.percentile(-0.5)`, "percentile: q must be between 0 and 100 (a percentile, not a fraction), got -0.5"},
+		{`r.latency.percentile(float("nan"))`, "percentile: q must be between 0 and 100"},
+		{`r.latency.percentile("99")`, `percentile: q must be a number between 0 and 100, got string "99"`},
+		{`r.latency.percentile()`, "percentile: missing argument for q"},
+		{`r.latency.percentiles(99)`, "percentiles: qs must be a list of percentiles such as [50, 99, 99.9], got int"},
+		{`r.latency.percentiles([50, 101])`, "latency.percentiles: qs[1]: q must be between 0 and 100"},
+		{`r.latency.percentiles([None])`, "percentiles: qs[0]: q must be a number between 0 and 100, got NoneType None"},
+		{`bare.percentile(50)`, "latency.percentile: this latency has no histogram (a result read from a record written before records kept them)"},
+	}
+	th, _ := newTestThread(t)
+	globals, err := starlark.ExecFileOptions(FileOptions(), th, "setup.star", `r = tcp_rr(transactions=50)`, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := globals["r"].(*Record)
+	bare := NewLatency(r.Value().(*result.Result).Latency, nil)
+	for _, c := range cases {
+		env := starlark.StringDict{"r": r, "bare": bare}
+		_, err := starlark.EvalOptions(FileOptions(), th, "bad.star", c.code, env)
+		if err == nil {
+			t.Errorf("%s: no error, want %q", c.code, c.want)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") {
+			t.Errorf("%s:\n got  %s\n want %s", c.code, msg, c.want)
+		}
+	}
+}
+
+// TestPercentileOfKnownSamples: r.latency.percentile(q) of a result whose
+// transactions took 1, 2, ..., 1000 us is the nearest-rank sample (q·10
+// us, rounded up) within the histogram's stated 1/256.
+func TestPercentileOfKnownSamples(t *testing.T) {
+	h := hist.New()
+	for i := 1; i <= 1000; i++ {
+		h.Record(int64(i) * 1000)
+	}
+	r := NewResult(&result.Result{Test: "TCP_RR", Latency: result.LatencyOf(h), Hist: h})
+	qs := []float64{0.05, 0.1, 7, 14, 28, 33.3, 50, 68, 99, 99.95, 100}
+	v, err := starlark.EvalOptions(FileOptions(), &starlark.Thread{}, "p.star",
+		"r.latency.percentiles(qs)", starlark.StringDict{"r": r, "qs": floatList(qs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := v.(*starlark.List)
+	for i, q := range qs {
+		want := math.Max(1, math.Ceil(q*10-1e-9)) // the rank, in us
+		x, _ := starlark.AsFloat(got.Index(i))
+		if math.Abs(x-want) > want/256 {
+			t.Errorf("percentile(%g) = %g us, nearest rank %g us", q, x, want)
+		}
+	}
+}
