@@ -14,11 +14,20 @@ import (
 
 // latencyDoc documents r.latency and its methods for help().
 var latencyDoc = map[string]string{
-	"latency": `latency (the distribution of transaction times)
+	"latency": `latency (the distribution of completed transaction times)
 
-Holds a test's transaction times in microseconds: count, min, mean,
-stddev, p50, p90, p99, p999, max; the percentiles come from the full
-histogram, min, max, mean and stddev are exact. None for stream tests. The
+Holds a test's completed transaction times in microseconds: count, min,
+mean, stddev, p50, p90, p99, p999, max. count, min, max, mean and stddev
+are exact; the percentiles come from the full histogram. A percentile q is
+the nearest-rank sample, the r-th smallest with r = ceil(q·count) (no
+interpolation), reported as the middle of the histogram bucket holding it,
+clamped to [min, max]: within 1/256 (0.39 %) of that sample, and exact below
+256 ns. Samples above 2^44 − 1 ns (about 4.9 hours) share one overflow
+bucket: a percentile whose rank falls among them reports max (every
+percentile, if all samples do). stats.percentile, on a list of numbers,
+interpolates linearly between the two nearest samples instead (numpy's
+default), so the two differ on the same data. Transactions still in flight
+at the end are not in latency: see censored. None for stream tests. The
 same for each of r.flows, for aggregate() and for confidence().latency
 (over every transaction of every run). From the histogram, also:
   percentile(q)    any percentile, 0 ≤ q ≤ 100
