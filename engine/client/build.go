@@ -71,6 +71,7 @@ func (r *run) build(w *worker) *result.Result {
 	}
 	res.Throughput = r.throughput(res)
 	res.Config = r.config(w)
+	r.addTCP(res, w)
 	return res
 }
 

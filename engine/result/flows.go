@@ -40,6 +40,9 @@ type Flow struct {
 	Error  string      `json:"error"` // why the flow stopped early; "" if it did not
 
 	Hist *hist.Histogram `json:"-"`
+
+	// TCP is the client's TCP_INFO figures of this flow's connection(s).
+	TCP *TCP `json:"tcp"`
 }
 
 // FlowRemote is the server's count of one flow's connection.

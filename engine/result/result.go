@@ -94,6 +94,11 @@ type Result struct {
 	// Hist is the full latency histogram behind Latency, kept so results
 	// can be merged exactly; it is not a script-visible field.
 	Hist *hist.Histogram `json:"-"`
+
+	// TCP is the kernel's view of the client's TCP connections over the
+	// measured interval (TCP_INFO, tcp.go); None for UDP, and for tcp_crr
+	// without tcp_info=True.
+	TCP *TCP `json:"tcp"`
 }
 
 // Latency is the distribution of transaction times, in microseconds.

@@ -25,6 +25,10 @@ func connClient(f *ClientFlow) (workload.ClientLoop, error) {
 	s := f.Spec
 	l := &workload.CRR{Loop: f.Loop, Remote: f.Remote, Local: f.Local, Walk: f.Walk, NoDelay: s.NoDelay,
 		Request: s.Request, Response: s.Response, FastOpen: s.FastOpen, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}
+	l.TCPInfo = s.Knobs.TCPInfo
+	if s.Knobs.Given() {
+		l.Knobs = &s.Knobs
+	}
 	l.Prepare()
 	return l, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/result"
 	"netscript/engine/sock"
 )
 
@@ -55,6 +56,7 @@ type Counts struct {
 	Refused   uint64 // UDP_STREAM: datagrams the local stack refused (ENOBUFS and the like): not sent
 	Drained   uint64 // bytes read after the measured interval ended (TCP_MAERTS)
 	FastOpen  FastOpenCounts
+	TCP       result.TCPSums // TCP_INFO of the flow's connection(s) over the interval (tcpinfo.go)
 }
 
 // FastOpenCounts is what TCP_INFO said about each TCP_CRR connection made
@@ -92,6 +94,7 @@ type ServerCounts struct {
 	Markers   uint64 // UDP_STREAM: end-of-test datagrams seen
 	FastOpen  uint64 // TCP_CRR: accepted connections whose SYN carried the request
 	Strangers uint64 // connections or datagrams refused: not from the authenticated client
+	TCP       result.TCPSums // TCP_INFO of the connections served (tcpinfo.go)
 }
 
 // Peers keeps the distinct peer addresses (without ports) a server saw, up
@@ -196,4 +199,5 @@ func (c *ServerCounts) Merge(o *ServerCounts) {
 	c.Markers += o.Markers
 	c.FastOpen += o.FastOpen
 	c.Strangers += o.Strangers
+	c.TCP.Merge(&o.TCP)
 }
