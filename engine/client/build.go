@@ -276,6 +276,7 @@ func (r *run) addRemote(res *result.Result, rr *proto.Results) {
 				RecvCalls: c.RecvCalls, SendCalls: c.SendCalls}
 		}
 	}
+	r.addRemoteTCP(res, rr)
 	res.Config.RemoteCPUAffinity = rr.Affinity
 	r.remoteCPU = rr.CPU
 	r.remoteFastOpen = rr.FastOpenAccepted

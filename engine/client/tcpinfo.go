@@ -1,6 +1,11 @@
 package client
 
 import (
+	"context"
+	"errors"
+	"net/netip"
+
+	"netscript/engine/proto"
 	"netscript/engine/result"
 	"netscript/engine/spec"
 )
@@ -52,5 +57,43 @@ func (w *worker) beginTCP(f *flow) {
 func (w *worker) endTCP(f *flow) {
 	if w.tcp && f.fd >= 0 {
 		f.tcp.End(f.fd, &f.counts().TCP)
+	}
+}
+
+// errTCPInfoRefused is do's answer when the server refused the Setup
+// because it does not know Setup.TCPInfo (a release before it): Run asks
+// again without it.
+var errTCPInfoRefused = errors.New("the server does not know TCP_INFO")
+
+// runWithout runs the test again without asking for the server's TCP_INFO.
+func runWithout(ctx context.Context, s spec.Spec, opt Options, ctrlAddr netip.AddrPort, beats bool) (*result.Result, error) {
+	opt.noTCP = true
+	return runOnce(ctx, s, opt, ctrlAddr, beats)
+}
+
+// addRemoteTCP puts the server's TCP_INFO figures into result.remote.tcp
+// and each flow's remote.tcp; a server that did not report them leaves
+// them None, and a note says why.
+func (r *run) addRemoteTCP(res *result.Result, rr *proto.Results) {
+	if !readsTCP(&r.spec) || res.Remote == nil {
+		return
+	}
+	if r.noTCP {
+		res.Remote.Unreported = append(res.Remote.Unreported, "tcp")
+		res.Notes = append(res.Notes, "remote.tcp is None: the server is of a release that does not report TCP_INFO")
+		return
+	}
+	res.Remote.TCP = result.TCPOf(rr.TCP.Result())
+	byPeer := map[string]*proto.ConnCounts{}
+	for i := range rr.Conns {
+		byPeer[rr.Conns[i].Peer] = &rr.Conns[i]
+	}
+	for i, fl := range res.Flows {
+		if fl.Remote == nil || r.w == nil || i >= len(r.w.flows) {
+			continue
+		}
+		if c := byPeer[r.w.flows[i].local.String()]; c != nil {
+			fl.Remote.TCP = result.TCPOf(c.TCP.Result())
+		}
 	}
 }

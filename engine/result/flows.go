@@ -52,6 +52,7 @@ type FlowRemote struct {
 	BytesReceived uint64 `json:"bytes_received"`
 	RecvCalls     uint64 `json:"recv_calls"`
 	SendCalls     uint64 `json:"send_calls"`
+	TCP           *TCP   `json:"tcp"` // the server's TCP_INFO figures of the connection
 }
 
 // Skew returns the spread between the earliest and the latest first

@@ -227,6 +227,11 @@ type Remote struct {
 	// end does not report, such as a netserver's accepts, errors and
 	// peers; scripts read them as None, not as a zero that was counted.
 	Unreported []string `json:"unreported,omitempty"`
+
+	// TCP is the kernel's view of the server's TCP connections
+	// (TCP_INFO, tcp.go); None for UDP, for tcp_crr without tcp_info=True
+	// and for a far end that does not report it (a netserver).
+	TCP *TCP `json:"tcp"`
 }
 
 // Reported reports whether the far end reports the field of Remote whose

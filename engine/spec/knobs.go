@@ -54,13 +54,36 @@ var knobRules = []knobRule{
 
 func tcpOnly(w *Workload) bool { return !w.Datagram }
 
-// validateKnobs checks the knobs: that the workload takes each one given
-// and that its value is in range.
+// validateKnobs checks the knobs, and that a test without a control
+// connection or against a netserver sets none the far end cannot take.
 func (s *Spec) validateKnobs() error {
 	k := &s.Knobs
+	if err := CheckKnobs(s.Workload, k); err != nil {
+		return err
+	}
+	if s.NoControl && k.Given() {
+		for _, r := range knobRules {
+			if r.given(k) && r.name != OptTCPInfo {
+				return &OptionError{Option: r.name, Err: ErrNeedsControl}
+			}
+		}
+	}
+	if s.Netserver() {
+		for _, r := range knobRules {
+			if r.given(k) && r.name != OptTCPInfo { // tcp_info is the client's own
+				return &NetserverUnsupportedError{Option: r.name, Why: "netscript cannot ask a netserver to set it on its end"}
+			}
+		}
+	}
+	return nil
+}
+
+// CheckKnobs checks knobs for workload w, as the client and the server
+// both do: that w takes each one given and that its value is in range.
+func CheckKnobs(w *Workload, k *sock.Knobs) error {
 	for _, r := range knobRules {
-		if r.given(k) && !r.takes(s.Workload) {
-			return bad(r.name, "does not apply to %s: it applies only to %s", s.Workload.Name, r.why)
+		if r.given(k) && !r.takes(w) {
+			return bad(r.name, "does not apply to %s: it applies only to %s", w.Name, r.why)
 		}
 	}
 	switch {
@@ -76,20 +99,6 @@ func (s *Spec) validateKnobs() error {
 		return bad(OptMSS, "want %d-%d bytes, got %d", MinMSS, MaxMSS, k.MSS)
 	case k.BusyPoll < 0 || k.BusyPoll > MaxBusyPoll:
 		return bad(OptBusyPoll, "want 1-%d µs, got %d", MaxBusyPoll, k.BusyPoll)
-	}
-	if s.NoControl && k.Given() {
-		for _, r := range knobRules {
-			if r.given(k) && r.name != OptTCPInfo {
-				return &OptionError{Option: r.name, Err: ErrNeedsControl}
-			}
-		}
-	}
-	if s.Netserver() {
-		for _, r := range knobRules {
-			if r.given(k) && r.name != OptTCPInfo { // tcp_info is the client's own
-				return &NetserverUnsupportedError{Option: r.name, Why: "netscript cannot ask a netserver to set it on its end"}
-			}
-		}
 	}
 	return nil
 }

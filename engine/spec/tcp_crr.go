@@ -37,5 +37,5 @@ func connClient(f *ClientFlow) (workload.ClientLoop, error) {
 // transaction: it accepts, reads the request, answers and closes first.
 func connServer(p *ServerParams) workload.ServerLoop {
 	return &workload.CRRServer{LFD: p.FD, Request: p.Request, Response: p.Response, FastOpen: p.FastOpen,
-		Allowed: p.Allowed, Stop: p.Stop, Check: p.Check, Transactions: p.Transactions}
+		Allowed: p.Allowed, Stop: p.Stop, Check: p.Check, Transactions: p.Transactions, TCPInfo: p.TCPInfo}
 }

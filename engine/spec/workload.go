@@ -104,6 +104,9 @@ type ServerParams struct {
 	// Check, for a connection per transaction, is called every
 	// workload.CRRCheckEvery accepts (the daemon's connection rate bound).
 	Check func() error
+	// TCPInfo, for a connection per transaction, reads TCP_INFO of every
+	// connection before it closes (tcp_info=True).
+	TCPInfo bool
 }
 
 // Workloads lists every workload, in the order help lists them.
