@@ -89,11 +89,11 @@ type ServerCounts struct {
 	Errors        Errnos
 	Peers         Peers // the distinct client addresses seen
 
-	SendCalls uint64 // send calls that moved data (streams)
-	RecvCalls uint64 // receive calls that returned data (UDP_STREAM: datagrams)
-	Markers   uint64 // UDP_STREAM: end-of-test datagrams seen
-	FastOpen  uint64 // TCP_CRR: accepted connections whose SYN carried the request
-	Strangers uint64 // connections or datagrams refused: not from the authenticated client
+	SendCalls uint64         // send calls that moved data (streams)
+	RecvCalls uint64         // receive calls that returned data (UDP_STREAM: datagrams)
+	Markers   uint64         // UDP_STREAM: end-of-test datagrams seen
+	FastOpen  uint64         // TCP_CRR: accepted connections whose SYN carried the request
+	Strangers uint64         // connections or datagrams refused: not from the authenticated client
 	TCP       result.TCPSums // TCP_INFO of the connections served (tcpinfo.go)
 }
 
