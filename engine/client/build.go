@@ -229,6 +229,7 @@ func (r *run) config(w *worker) result.Config {
 			cfg.SendSize, cfg.RecvSize = r.ready.SendSize, w.recvSize
 		}
 	}
+	knobConfig(&cfg, &s.Knobs)
 	cfg.LocalSendBuffer, cfg.LocalRecvBuffer = w.granted.Send, w.granted.Recv
 	if len(w.flows) > 0 && w.mux == nil {
 		cfg.LocalSendBufferEnd, cfg.LocalRecvBufferEnd = w.flows[0].final.Send, w.flows[0].final.Recv

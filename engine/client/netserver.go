@@ -372,6 +372,7 @@ func (r *run) npRemote(res *result.Result, conns []*npConn) {
 		}
 	}
 	res.Remote = rem
+	r.npTCP(res)
 	if len(conns) > 0 {
 		// The first flow's, as this end's (netserver reports them for
 		// omni tests only; 0 otherwise).

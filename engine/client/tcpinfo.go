@@ -7,6 +7,7 @@ import (
 
 	"netscript/engine/proto"
 	"netscript/engine/result"
+	"netscript/engine/sock"
 	"netscript/engine/spec"
 )
 
@@ -95,5 +96,25 @@ func (r *run) addRemoteTCP(res *result.Result, rr *proto.Results) {
 		if c := byPeer[r.w.flows[i].local.String()]; c != nil {
 			fl.Remote.TCP = result.TCPOf(c.TCP.Result())
 		}
+	}
+}
+
+// npTCP marks remote.tcp unreported against a netserver, which has no way
+// to send its TCP_INFO, and says so.
+func (r *run) npTCP(res *result.Result) {
+	if !readsTCP(&r.spec) {
+		return
+	}
+	res.Remote.Unreported = append(res.Remote.Unreported, "tcp")
+	res.Notes = append(res.Notes, `server="netserver": remote.tcp is None: netperf's protocol does not carry netserver's TCP_INFO`)
+}
+
+// knobConfig reports the knobs in force in config.
+func knobConfig(cfg *result.Config, k *sock.Knobs) {
+	cfg.Congestion, cfg.MaxPacingRate, cfg.NotsentLowat, cfg.MSS, cfg.BusyPoll = k.Congestion, k.MaxPacingRate, k.NotsentLowat, k.MSS, k.BusyPoll
+	cfg.Cork, cfg.QuickAck, cfg.TCPInfo = k.Cork, k.QuickAck, k.TCPInfo
+	if k.HasTOS {
+		tos := k.TOS
+		cfg.TOS = &tos
 	}
 }

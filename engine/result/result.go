@@ -178,6 +178,20 @@ type Config struct {
 	Multiplexed bool   `json:"multiplexed"` // the flows ran on a few epoll threads per end, not a thread each
 	LocalPorts  []int  `json:"local_ports"` // tcp_crr's port walk: [lo, hi], or None
 	Client      string `json:"client"`      // the daemon that ran the client side (client=), "" for this process
+
+	// The socket knobs in force (knobs on both ends unless said): the
+	// congestion control asked for ("" the kernel's), max_pacing_rate in
+	// bits/s (0: none), tos (None: the kernel's), notsent_lowat, mss and
+	// busy_poll (0: none), cork, quickack, and tcp_crr's tcp_info.
+	Congestion    string `json:"congestion"`
+	MaxPacingRate uint64 `json:"max_pacing_rate"`
+	TOS           *int   `json:"tos"`
+	NotsentLowat  int    `json:"notsent_lowat"`
+	MSS           int    `json:"mss"`
+	BusyPoll      int    `json:"busy_poll"`
+	Cork          bool   `json:"cork"`
+	QuickAck      bool   `json:"quickack"`
+	TCPInfo       bool   `json:"tcp_info"`
 }
 
 // Sample is one interim result: the throughput over the interval that
