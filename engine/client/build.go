@@ -66,7 +66,9 @@ func (r *run) build(w *worker) *result.Result {
 		ss := combineSamples(ivs)
 		for i := range ss {
 			t, d, v := sampleRate(ss, i, res.Units)
-			res.Interim = append(res.Interim, result.Sample{T: t, Throughput: v, Interval: d})
+			smp := result.Sample{T: t, Throughput: v, Interval: d}
+			sampleTCP(&smp, ss, i)
+			res.Interim = append(res.Interim, smp)
 		}
 	}
 	res.Throughput = r.throughput(res)

@@ -425,7 +425,7 @@ func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 ti
 	defer watchers.Wait()
 	if r.opt.Progress != nil && len(lives) > 0 {
 		base := Progress{Test: r.spec.Workload.String(), Brand: r.spec.Brand, Total: r.spec.Duration, Units: r.units()}
-		watchers.Go(func() { watch(lives, base, r.spec.Workload.Bulk, w.done, r.opt.Progress) })
+		watchers.Go(func() { watch(lives, base, r.spec.Workload.Bulk, w.done, w.withRetransmits(r.opt.Progress)) })
 	}
 	if r.opt.Interim != nil && len(ivs) > 0 {
 		watchers.Go(func() { watchInterim(ivs, r.interimBase(), w.done, r.opt.Interim) })

@@ -16,6 +16,9 @@ type Progress struct {
 	Bytes        uint64        // moved so far (sent plus received)
 	Throughput   float64       // over the interval so far
 	Units        string        // of Throughput
+	// Retransmits is the TCP segments the flows' connections have
+	// retransmitted so far (TCP_INFO); nil for a test without them.
+	Retransmits *uint64
 }
 
 // ProgressEvery is how often Options.Progress is called during a test.
@@ -141,6 +144,9 @@ func combineSamples(ivs []*workload.Interim) []workload.Sample {
 		for k := range out {
 			out[k].At = max(out[k].At, ss[k].At)
 			out[k].Count += ss[k].Count
+			out[k].Retrans += ss[k].Retrans
+			out[k].Cwnd += ss[k].Cwnd
+			out[k].TCP = out[k].TCP && ss[k].TCP
 		}
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"netscript/engine/result"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
+	"netscript/engine/workload"
 )
 
 // applyKnobs sets the test's socket knobs on one of this end's data
@@ -49,9 +50,65 @@ func (r *run) addTCP(res *result.Result, w *worker) {
 // beginTCP takes the start-of-interval TCP_INFO readings of the flows
 // that keep one connection (outside their loops).
 func (w *worker) beginTCP(f *flow) {
-	if w.tcp && f.fd >= 0 {
-		f.tcp.Begin(f.fd)
+	if !w.tcp || f.fd < 0 {
+		return
 	}
+	f.tcp.Begin(f.fd)
+	base, ok := f.tcp.StartRetrans()
+	if !ok {
+		return
+	}
+	f.retrBase.Store(uint64(base) | 1<<32) // published for the progress line
+	if l := f.base(); l != nil && l.Interim != nil {
+		l.Interim.TCP = &workload.InterimTCP{FD: f.fd, Base: base}
+	}
+}
+
+// retransmitsSoFar is what the flows' connections have retransmitted
+// since the start, read from the progress watcher's goroutine (off the
+// data path); false before any flow has its start reading.
+func (w *worker) retransmitsSoFar(r *sock.TCPReader) (uint64, bool) {
+	var total uint64
+	known := false
+	for _, f := range w.flows {
+		b := f.retrBase.Load()
+		if b == 0 || f.fd < 0 {
+			continue
+		}
+		if retrans, _, ok := r.Retrans(f.fd); ok {
+			total += uint64(retrans - uint32(b))
+			known = true
+		}
+	}
+	return total, known
+}
+
+// withRetransmits adds the retransmits so far to each progress report.
+func (w *worker) withRetransmits(report func(Progress)) func(Progress) {
+	if !w.tcp {
+		return report
+	}
+	var r sock.TCPReader
+	return func(p Progress) {
+		if n, ok := w.retransmitsSoFar(&r); ok {
+			p.Retransmits = &n
+		}
+		report(p)
+	}
+}
+
+// sampleTCP adds the TCP figures of sample i to s: the retransmits over
+// its interval and the congestion window at its end, summed over flows.
+func sampleTCP(s *result.Sample, ss []workload.Sample, i int) {
+	if !ss[i].TCP {
+		return
+	}
+	retr := uint64(ss[i].Retrans)
+	if i > 0 && ss[i-1].TCP {
+		retr -= min(retr, uint64(ss[i-1].Retrans))
+	}
+	cwnd := uint64(ss[i].Cwnd)
+	s.Retransmits, s.Cwnd = &retr, &cwnd
 }
 
 // endTCP takes the end readings into the flow's counts.

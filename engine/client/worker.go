@@ -65,6 +65,9 @@ type flow struct {
 	// connection per transaction), read by the flow's thread.
 	final sock.Buffers
 	tcp   sock.TCPSpan // TCP_INFO at the start of the interval
+	// retrBase is tcpi_total_retrans at the start, with bit 32 set once
+	// read, for the progress watcher (tcpinfo.go).
+	retrBase atomic.Uint64
 }
 
 func familyOf(a netip.Addr) int {

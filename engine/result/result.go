@@ -200,6 +200,11 @@ type Sample struct {
 	T          float64 `json:"t"`          // seconds from the start of the measured interval
 	Throughput float64 `json:"throughput"` // in the result's units, over the interval ending at T
 	Interval   float64 `json:"interval"`   // length of that interval in seconds
+	// TCP tests: the segments the client retransmitted over the
+	// interval and its congestion window at the end (segments), summed
+	// over the flows; None for UDP and tcp_crr.
+	Retransmits *uint64 `json:"retransmits"`
+	Cwnd        *uint64 `json:"cwnd"`
 }
 
 // UDP is UDP_STREAM's accounting at both ends, in datagrams.

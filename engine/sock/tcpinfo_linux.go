@@ -64,6 +64,9 @@ type TCPSpan struct {
 	ok    bool
 }
 
+// StartRetrans is tcpi_total_retrans at Begin, and whether Begin read it.
+func (s *TCPSpan) StartRetrans() (uint32, bool) { return uint32(s.start.Retrans), s.ok }
+
 // Begin takes the start reading of fd.
 func (s *TCPSpan) Begin(fd int) {
 	s.ok = fd >= 0 && s.r.Conn(fd, &s.start) == 0
