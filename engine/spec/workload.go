@@ -107,6 +107,8 @@ type ServerParams struct {
 	// TCPInfo, for a connection per transaction, reads TCP_INFO of every
 	// connection before it closes (tcp_info=True).
 	TCPInfo bool
+	// QuickAck re-arms TCP_QUICKACK after each receive (quickack=True).
+	QuickAck bool
 }
 
 // Workloads lists every workload, in the order help lists them.
