@@ -74,6 +74,7 @@ func (r *run) build(w *worker) *result.Result {
 	res.Throughput = r.throughput(res)
 	res.Config = r.config(w)
 	r.addTCP(res, w)
+	r.addZeroCopy(res, w)
 	return res
 }
 

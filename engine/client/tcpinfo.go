@@ -175,3 +175,16 @@ func knobConfig(cfg *result.Config, k *sock.Knobs) {
 		cfg.TOS = &tos
 	}
 }
+
+// addZeroCopy sums the flows' MSG_ZEROCOPY counts into result.zerocopy.
+func (r *run) addZeroCopy(res *result.Result, w *worker) {
+	if !r.spec.Knobs.ZeroCopy {
+		return
+	}
+	z := &result.ZeroCopy{}
+	for _, f := range w.flows {
+		c := f.counts().ZeroCopy
+		z.Sends, z.Completed, z.Copied = z.Sends+c.Sends, z.Completed+c.Completed, z.Copied+c.Copied
+	}
+	res.ZeroCopy = z
+}

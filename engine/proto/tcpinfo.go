@@ -50,4 +50,5 @@ type Knobs struct {
 	Cork          bool   `json:"cork,omitempty"`            // TCP_CORK
 	QuickAck      bool   `json:"quickack,omitempty"`        // TCP_QUICKACK, re-armed after each receive
 	TCPInfo       bool   `json:"tcp_info,omitempty"`        // tcp_crr: TCP_INFO of every connection
+	ZeroCopy      bool   `json:"zerocopy,omitempty"`        // the client's MSG_ZEROCOPY sends (TestSpec only)
 }

@@ -9,11 +9,11 @@ import (
 
 // KnobsFrom is the wire form of a test's knobs, nil when none is given.
 func KnobsFrom(k *sock.Knobs) *Knobs {
-	if !k.Given() && !k.TCPInfo {
+	if !k.Given() && !k.TCPInfo && !k.ZeroCopy {
 		return nil
 	}
 	w := &Knobs{Congestion: k.Congestion, MaxPacingRate: k.MaxPacingRate, NotsentLowat: k.NotsentLowat, MSS: k.MSS,
-		BusyPoll: k.BusyPoll, Cork: k.Cork, QuickAck: k.QuickAck, TCPInfo: k.TCPInfo}
+		BusyPoll: k.BusyPoll, Cork: k.Cork, QuickAck: k.QuickAck, TCPInfo: k.TCPInfo, ZeroCopy: k.ZeroCopy}
 	if k.HasTOS {
 		tos := k.TOS
 		w.TOS = &tos
@@ -27,7 +27,7 @@ func (k *Knobs) Sock() sock.Knobs {
 		return sock.Knobs{}
 	}
 	s := sock.Knobs{Congestion: k.Congestion, MaxPacingRate: k.MaxPacingRate, NotsentLowat: k.NotsentLowat, MSS: k.MSS,
-		BusyPoll: k.BusyPoll, Cork: k.Cork, QuickAck: k.QuickAck, TCPInfo: k.TCPInfo}
+		BusyPoll: k.BusyPoll, Cork: k.Cork, QuickAck: k.QuickAck, TCPInfo: k.TCPInfo, ZeroCopy: k.ZeroCopy}
 	if k.TOS != nil {
 		s.TOS, s.HasTOS = *k.TOS, true
 	}

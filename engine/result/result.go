@@ -99,6 +99,9 @@ type Result struct {
 	// measured interval (TCP_INFO, tcp.go); None for UDP, and for tcp_crr
 	// without tcp_info=True.
 	TCP *TCP `json:"tcp"`
+	// ZeroCopy is what MSG_ZEROCOPY did, summed over the flows, with
+	// zerocopy=True; else None.
+	ZeroCopy *ZeroCopy `json:"zerocopy"`
 }
 
 // Latency is the distribution of transaction times, in microseconds.

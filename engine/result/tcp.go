@@ -234,3 +234,10 @@ func MergeTCP(ts ...*TCP) *TCP {
 	}
 	return TCPOf(&s)
 }
+
+// ZeroCopy is what MSG_ZEROCOPY did on the sending end (zerocopy=True).
+type ZeroCopy struct {
+	Sends     uint64 `json:"sends"`     // sends made with MSG_ZEROCOPY
+	Completed uint64 `json:"completed"` // of those, sends the kernel reported done with (the error queue's completions)
+	Copied    uint64 `json:"copied"`    // of those, sends the kernel copied after all (SO_EE_CODE_ZEROCOPY_COPIED), as on loopback
+}

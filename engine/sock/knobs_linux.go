@@ -22,6 +22,7 @@ type Knobs struct {
 	Cork          bool // TCP_CORK on stream sockets
 	QuickAck      bool // TCP_QUICKACK, re-armed after each receive
 	TCPInfo       bool // tcp_crr: TCP_INFO of every connection
+	ZeroCopy      bool // MSG_ZEROCOPY sends on the client (tcp_stream, udp_stream)
 }
 
 // Given reports whether any knob that sets a socket option is given.

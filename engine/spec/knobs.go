@@ -1,9 +1,12 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"netscript/engine/sock"
 )
@@ -21,6 +24,7 @@ const (
 	OptCork          = "cork"
 	OptQuickAck      = "quickack"
 	OptTCPInfo       = "tcp_info"
+	OptZeroCopy      = "zerocopy"
 )
 
 // Bounds of the knobs' values.
@@ -50,6 +54,8 @@ var knobRules = []knobRule{
 	{OptQuickAck, func(k *sock.Knobs) bool { return k.QuickAck }, func(w *Workload) bool { return !w.Bulk && !w.Datagram }, "TCP request/response tests (TCP_QUICKACK)"},
 	{OptTCPInfo, func(k *sock.Knobs) bool { return k.TCPInfo }, func(w *Workload) bool { return w.PerTransaction }, "tcp_crr and tcp_cc: " +
 		"the other TCP tests read TCP_INFO always, outside their loops"},
+	{OptZeroCopy, func(k *sock.Knobs) bool { return k.ZeroCopy }, func(w *Workload) bool { return w.ClientSends() }, "tcp_stream and udp_stream, " +
+		"whose client sends (MSG_ZEROCOPY)"},
 }
 
 func tcpOnly(w *Workload) bool { return !w.Datagram }
@@ -63,14 +69,14 @@ func (s *Spec) validateKnobs() error {
 	}
 	if s.NoControl && k.Given() {
 		for _, r := range knobRules {
-			if r.given(k) && r.name != OptTCPInfo {
+			if r.given(k) && !clientOnly(r.name) {
 				return &OptionError{Option: r.name, Err: ErrNeedsControl}
 			}
 		}
 	}
 	if s.Netserver() {
 		for _, r := range knobRules {
-			if r.given(k) && r.name != OptTCPInfo { // tcp_info is the client's own
+			if r.given(k) && !clientOnly(r.name) { // tcp_info is the client's own
 				return &NetserverUnsupportedError{Option: r.name, Why: "netscript cannot ask a netserver to set it on its end"}
 			}
 		}
@@ -140,4 +146,21 @@ func ParseRate(s string) (uint64, error) {
 		return 0, fmt.Errorf("want bits/s as a number or with k, M, G or T (\"100M\"), at most %d, got %q", uint64(MaxPacingRate), s)
 	}
 	return uint64(f * mult), nil
+}
+
+// clientOnly reports whether a knob is the client's alone, which the far
+// end need not know of.
+func clientOnly(name string) bool { return name == OptTCPInfo || name == OptZeroCopy }
+
+// zeroCopyOf turns MSG_ZEROCOPY on for a flow's socket when zerocopy=True.
+func zeroCopyOf(f *ClientFlow) (*sock.ZeroCopy, error) {
+	if !f.Spec.Knobs.ZeroCopy {
+		return nil, nil
+	}
+	z, err := sock.NewZeroCopy(f.FD)
+	if err != nil {
+		en, _ := errors.Unwrap(err).(unix.Errno)
+		return nil, &sock.KnobError{Option: OptZeroCopy, End: "client", Err: en}
+	}
+	return z, nil
 }

@@ -19,6 +19,10 @@ var (
 		Takes: []string{OptNoDelay, OptSendSize, OptRecvSize, OptBytes},
 		Client: func(f *ClientFlow) (workload.ClientLoop, error) {
 			l := &workload.Stream{Loop: f.Loop, FD: f.FD, SendSize: f.SendSize, Bytes: f.Spec.Bytes, Drain: StreamDrain}
+			var err error
+			if l.ZeroCopy, err = zeroCopyOf(f); err != nil {
+				return nil, err
+			}
 			l.Prepare()
 			return l, nil
 		},
@@ -63,6 +67,10 @@ var (
 				return nil, err
 			}
 			l := &workload.UDPStream{Loop: f.Loop, FD: f.FD, SendSize: f.SendSize, Bytes: f.Spec.Bytes}
+			var err error
+			if l.ZeroCopy, err = zeroCopyOf(f); err != nil {
+				return nil, err
+			}
 			l.Prepare()
 			return l, nil
 		},

@@ -56,7 +56,8 @@ type Counts struct {
 	Refused   uint64 // UDP_STREAM: datagrams the local stack refused (ENOBUFS and the like): not sent
 	Drained   uint64 // bytes read after the measured interval ended (TCP_MAERTS)
 	FastOpen  FastOpenCounts
-	TCP       result.TCPSums // TCP_INFO of the flow's connection(s) over the interval (tcpinfo.go)
+	TCP       result.TCPSums  // TCP_INFO of the flow's connection(s) over the interval (tcpinfo.go)
+	ZeroCopy  result.ZeroCopy // with zerocopy=True: the MSG_ZEROCOPY sends and their completions
 }
 
 // FastOpenCounts is what TCP_INFO said about each TCP_CRR connection made

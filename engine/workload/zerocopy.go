@@ -1,0 +1,56 @@
+package workload
+
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"netscript/engine/sock"
+)
+
+// zeroCopyReapEvery is how many MSG_ZEROCOPY sends go between reads of the
+// error queue's completions (and a full queue, ENOBUFS, reads it at once).
+const zeroCopyReapEvery = 32
+
+// zeroCopyWait bounds the wait for the last completions after the loop.
+const zeroCopyWait = 2 * time.Second
+
+// write sends b, with MSG_ZEROCOPY when asked.
+func (s *Stream) write(b []byte) (int, unix.Errno) {
+	if s.ZeroCopy == nil {
+		return sock.Write(s.FD, b)
+	}
+	return zeroCopySend(s.ZeroCopy, b)
+}
+
+// write sends b, with MSG_ZEROCOPY when asked.
+func (u *UDPStream) write(b []byte) (int, unix.Errno) {
+	if u.ZeroCopy == nil {
+		return sock.Write(u.FD, b)
+	}
+	return zeroCopySend(u.ZeroCopy, b)
+}
+
+func zeroCopySend(z *sock.ZeroCopy, b []byte) (int, unix.Errno) {
+	n, en := z.Send(b)
+	if z.Sends%zeroCopyReapEvery == 0 {
+		z.Reap()
+	}
+	return n, en
+}
+
+// zeroCopyDone collects the last completions, after the measured
+// interval, and counts them.
+func (s *Stream) zeroCopyDone() { zeroCopyCount(s.ZeroCopy, &s.Result) }
+
+// zeroCopyDone collects the last completions, after the measured
+// interval, and counts them.
+func (u *UDPStream) zeroCopyDone() { zeroCopyCount(u.ZeroCopy, &u.Result) }
+
+func zeroCopyCount(z *sock.ZeroCopy, c *Counts) {
+	if z == nil {
+		return
+	}
+	z.Finish(zeroCopyWait)
+	c.ZeroCopy.Sends, c.ZeroCopy.Completed, c.ZeroCopy.Copied = z.Sends, z.Completed, z.Copied
+}
