@@ -381,6 +381,9 @@ func (r *run) startTime(ctx context.Context, w *worker) (time.Time, error) {
 // OptionError for it.
 func setupError(err error) error {
 	var re *proto.RemoteError
+	if refused := knobRefused(err); refused != nil {
+		return refused
+	}
 	if errors.As(err, &re) {
 		for _, opt := range []string{"remote_cpu", "remote_send_buffer", "remote_recv_buffer"} {
 			if msg, ok := strings.CutPrefix(re.Message, opt+": "); ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/netip"
+	"strings"
 
 	"netscript/engine/proto"
 	"netscript/engine/result"
@@ -187,4 +188,18 @@ func (r *run) addZeroCopy(res *result.Result, w *worker) {
 		z.Sends, z.Completed, z.Copied = z.Sends+c.Sends, z.Completed+c.Completed, z.Copied+c.Copied
 	}
 	res.ZeroCopy = z
+}
+
+// knobRefused is the server's refusal of a knob (sock.KnobError's text,
+// which names the option, the end and the errno) as the error itself, or
+// nil for any other error.
+func knobRefused(err error) error {
+	var re *proto.RemoteError
+	if !errors.As(err, &re) {
+		return nil
+	}
+	if name, _, ok := strings.Cut(re.Message, ": the server's kernel refused it"); ok && !strings.Contains(name, " ") {
+		return errors.New(re.Message)
+	}
+	return nil
 }
