@@ -153,6 +153,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 		}
 	}
 	out.Remote = rem
+	aggregateTCP(out, rs)
 	out.UDP = aggregateUDP(rs)
 	out.StartSkew = Skew(starts, flows)
 	out.FirstSkew = FirstSkew(starts, flows)

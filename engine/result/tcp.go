@@ -241,3 +241,26 @@ type ZeroCopy struct {
 	Completed uint64 `json:"completed"` // of those, sends the kernel reported done with (the error queue's completions)
 	Copied    uint64 `json:"copied"`    // of those, sends the kernel copied after all (SO_EE_CODE_ZEROCOPY_COPIED), as on loopback
 }
+
+// aggregateTCP merges the results' TCP figures (both ends') and zerocopy
+// counts into out, as Aggregate merges their counts.
+func aggregateTCP(out *Result, rs []*Result) {
+	var local, remote []*TCP
+	var zc *ZeroCopy
+	for _, r := range rs {
+		local = append(local, r.TCP)
+		if r.Remote != nil {
+			remote = append(remote, r.Remote.TCP)
+		}
+		if z := r.ZeroCopy; z != nil {
+			if zc == nil {
+				zc = &ZeroCopy{}
+			}
+			zc.Sends, zc.Completed, zc.Copied = zc.Sends+z.Sends, zc.Completed+z.Completed, zc.Copied+z.Copied
+		}
+	}
+	out.TCP, out.ZeroCopy = MergeTCP(local...), zc
+	if out.Remote != nil {
+		out.Remote.TCP = MergeTCP(remote...)
+	}
+}
