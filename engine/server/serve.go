@@ -256,6 +256,7 @@ func (t *test) serveMux() {
 		return
 	}
 	m := t.setup
+	spans := t.beginMuxTCP(conns)
 	// accepted closes once the epoll threads wait for requests.
 	st := t.w.MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, RecvSize: t.recvSize,
 		SendSize: t.sendSize, Bytes: m.Bytes, Rate: m.Rate, Threads: muxThreads(len(conns)),
@@ -263,6 +264,7 @@ func (t *test) serveMux() {
 	if st.Err != nil {
 		t.fail(fmt.Errorf("remote_cpu: %w", st.Err))
 	}
+	t.endMuxTCP(conns, spans)
 	for i, c := range conns {
 		c.Counts.Accepts = 1
 		c.Counts.Peers.Add(peers[i].Addr())

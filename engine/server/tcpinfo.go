@@ -3,6 +3,7 @@ package server
 import (
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/mux"
 	"netscript/engine/proto"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
@@ -54,4 +55,29 @@ func (t *test) connTCP(fd int, serve func(), c *workload.ServerCounts) {
 	sp.Begin(fd)
 	serve()
 	sp.End(fd, &c.TCP)
+}
+
+// beginMuxTCP applies the knobs to a multiplexed test's accepted
+// connections and takes their start TCP_INFO readings (when asked).
+func (t *test) beginMuxTCP(conns []*mux.Conn) []sock.TCPSpan {
+	for _, c := range conns {
+		if err := t.applyKnobs(c.FD, 0); err != nil {
+			t.fail(err)
+		}
+	}
+	if !t.readsTCP() {
+		return nil
+	}
+	spans := make([]sock.TCPSpan, len(conns))
+	for i, c := range conns {
+		spans[i].Begin(c.FD)
+	}
+	return spans
+}
+
+// endMuxTCP takes the end readings into each connection's counts.
+func (t *test) endMuxTCP(conns []*mux.Conn, spans []sock.TCPSpan) {
+	for i := range spans {
+		spans[i].End(conns[i].FD, &conns[i].Counts.TCP)
+	}
 }
