@@ -45,7 +45,7 @@ var knobOptions = []option{
 	{spec.OptTCPInfo, "False", "tcp_crr, tcp_cc: read TCP_INFO of every connection just before it closes, on both ends, " +
 		"into result.tcp and result.remote.tcp (one more system call per transaction); the other TCP tests always read it, outside their loops",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.TCPInfo, err = toBool(v); return }},
-	{spec.OptZeroCopy, "False", "tcp_stream, udp_stream: send with MSG_ZEROCOPY (SO_ZEROCOPY), reading the completions from the error queue; " +
+	{spec.OptZeroCopy, "False", "tcp_stream, tcp_maerts, udp_stream: send with MSG_ZEROCOPY (SO_ZEROCOPY) on the sending end, reading the completions from the error queue; " +
 		"result.zerocopy counts the sends, the completions and those the kernel copied after all (as it does on loopback)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.ZeroCopy, err = toBool(v); return }},
 }

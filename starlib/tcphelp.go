@@ -36,8 +36,9 @@ Interim samples carry retransmits and cwnd (None for UDP).
   print(r.tcp.retransmits, r.tcp.rtt, r.remote.tcp.rwnd_limited_fraction)`,
 	"result.zerocopy": `result.zerocopy -> zerocopy or None
 
-Counts what MSG_ZEROCOPY did with zerocopy=True (tcp_stream, udp_stream),
-summed over the flows; None without it:
+Counts what MSG_ZEROCOPY did on the sending end with zerocopy=True
+(tcp_stream, udp_stream; tcp_maerts's server), summed over the flows; None
+without it:
   sends       sends made with MSG_ZEROCOPY
   completed   of those, the kernel's completions read from the error queue
   copied      of those, sends the kernel copied after all

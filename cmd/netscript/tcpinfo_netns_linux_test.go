@@ -186,6 +186,8 @@ func TestZeroCopy(t *testing.T) {
 		{`tcp_stream(duration=1, zerocopy=True)`, true},
 		{`udp_stream(duration=0.5, zerocopy=True, send_size=1400, rate=2000)`, true},
 		{`tcp_stream(host="198.18.0.2", duration=1, zerocopy=True)`, false},
+		{`tcp_maerts(host="198.18.0.2", duration=1, zerocopy=True)`, false}, // the server's sends
+		{`tcp_maerts(duration=1, zerocopy=True, flows=2)`, true},
 	} {
 		out, _ := clientIn(t, cli, "r = "+c.call+"\nprint(json.encode(r.to_dict()))")
 		var f zeroCopyFigures
@@ -196,7 +198,7 @@ func TestZeroCopy(t *testing.T) {
 		if z.Sends == 0 || z.Completed != z.Sends || (c.loopback && z.Copied != z.Completed) || z.Copied > z.Completed {
 			t.Errorf("%s: sends %d, completed %d, copied %d", c.call, z.Sends, z.Completed, z.Copied)
 		}
-		if strings.HasPrefix(c.call, "tcp") && f.Remote.BytesReceived != f.BytesSent {
+		if strings.HasPrefix(c.call, "tcp_stream") && f.Remote.BytesReceived != f.BytesSent {
 			t.Errorf("%s: sent %d bytes, the server received %d", c.call, f.BytesSent, f.Remote.BytesReceived)
 		}
 		t.Logf("%s: sends %d, completed %d, copied %d", c.call, z.Sends, z.Completed, z.Copied)

@@ -134,6 +134,9 @@ func runWithout(ctx context.Context, s spec.Spec, opt Options, ctrlAddr netip.Ad
 // and each flow's remote.tcp; a server that did not report them leaves
 // them None, and a note says why.
 func (r *run) addRemoteTCP(res *result.Result, rr *proto.Results) {
+	if z := rr.ZeroCopy; z != nil && r.spec.Knobs.ZeroCopy && r.spec.Workload.ServerSends {
+		res.ZeroCopy = &result.ZeroCopy{Sends: z.Sends, Completed: z.Completed, Copied: z.Copied}
+	}
 	if !readsTCP(&r.spec) || res.Remote == nil {
 		return
 	}
@@ -158,13 +161,11 @@ func (r *run) addRemoteTCP(res *result.Result, rr *proto.Results) {
 }
 
 // npTCP marks remote.tcp unreported against a netserver, which has no way
-// to send its TCP_INFO, and says so.
+// to send its TCP_INFO (npNote says so).
 func (r *run) npTCP(res *result.Result) {
-	if !readsTCP(&r.spec) {
-		return
+	if readsTCP(&r.spec) {
+		res.Remote.Unreported = append(res.Remote.Unreported, "tcp")
 	}
-	res.Remote.Unreported = append(res.Remote.Unreported, "tcp")
-	res.Notes = append(res.Notes, `server="netserver": remote.tcp is None: netperf's protocol does not carry netserver's TCP_INFO`)
 }
 
 // knobConfig reports the knobs in force in config.
@@ -177,9 +178,10 @@ func knobConfig(cfg *result.Config, k *sock.Knobs) {
 	}
 }
 
-// addZeroCopy sums the flows' MSG_ZEROCOPY counts into result.zerocopy.
+// addZeroCopy sums the flows' MSG_ZEROCOPY counts into result.zerocopy
+// (tcp_maerts's come from the server: addRemoteTCP).
 func (r *run) addZeroCopy(res *result.Result, w *worker) {
-	if !r.spec.Knobs.ZeroCopy {
+	if !r.spec.Knobs.ZeroCopy || r.spec.Workload.ServerSends {
 		return
 	}
 	z := &result.ZeroCopy{}

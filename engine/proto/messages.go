@@ -120,6 +120,8 @@ type Results struct {
 	Conns []ConnCounts `json:"conns,omitempty"`
 	// TCP is TCP_INFO over every data connection, with Setup.TCPInfo.
 	TCP *TCPSums `json:"tcp,omitempty"`
+	// ZeroCopy is the server's MSG_ZEROCOPY counts, with Knobs.ZeroCopy.
+	ZeroCopy *ZeroCopy `json:"zerocopy,omitempty"`
 }
 
 // ConnCounts is what the server counted on one connection.

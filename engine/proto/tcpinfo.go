@@ -50,5 +50,12 @@ type Knobs struct {
 	Cork          bool   `json:"cork,omitempty"`            // TCP_CORK
 	QuickAck      bool   `json:"quickack,omitempty"`        // TCP_QUICKACK, re-armed after each receive
 	TCPInfo       bool   `json:"tcp_info,omitempty"`        // tcp_crr: TCP_INFO of every connection
-	ZeroCopy      bool   `json:"zerocopy,omitempty"`        // the client's MSG_ZEROCOPY sends (TestSpec only)
+	ZeroCopy      bool   `json:"zerocopy,omitempty"`        // MSG_ZEROCOPY sends on the sending end
+}
+
+// ZeroCopy is what MSG_ZEROCOPY did on the server's sends (TCP_MAERTS).
+type ZeroCopy struct {
+	Sends     uint64 `json:"sends"`
+	Completed uint64 `json:"completed"` // completions read from the error queue
+	Copied    uint64 `json:"copied"`    // of those, copied after all (SO_EE_CODE_ZEROCOPY_COPIED)
 }

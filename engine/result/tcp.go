@@ -242,6 +242,11 @@ type ZeroCopy struct {
 	Copied    uint64 `json:"copied"`    // of those, sends the kernel copied after all (SO_EE_CODE_ZEROCOPY_COPIED), as on loopback
 }
 
+// Add adds o's counts.
+func (z *ZeroCopy) Add(o ZeroCopy) {
+	z.Sends, z.Completed, z.Copied = z.Sends+o.Sends, z.Completed+o.Completed, z.Copied+o.Copied
+}
+
 // aggregateTCP merges the results' TCP figures (both ends') and zerocopy
 // counts into out, as Aggregate merges their counts.
 func aggregateTCP(out *Result, rs []*Result) {
@@ -256,7 +261,7 @@ func aggregateTCP(out *Result, rs []*Result) {
 			if zc == nil {
 				zc = &ZeroCopy{}
 			}
-			zc.Sends, zc.Completed, zc.Copied = zc.Sends+z.Sends, zc.Completed+z.Completed, zc.Copied+z.Copied
+			zc.Add(*z)
 		}
 	}
 	out.TCP, out.ZeroCopy = MergeTCP(local...), zc

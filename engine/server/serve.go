@@ -149,7 +149,8 @@ func (t *test) params() *spec.ServerParams {
 	m := t.setup
 	return &spec.ServerParams{FD: -1, Request: m.Request, Response: m.Response, Burst: m.Burst, SendSize: t.sendSize,
 		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped,
-		EndOnEmpty: t.netperf, Transactions: t.npCount(), TCPInfo: m.TCPInfo, QuickAck: t.knobs.QuickAck}
+		EndOnEmpty: t.netperf, Transactions: t.npCount(), TCPInfo: m.TCPInfo, QuickAck: t.knobs.QuickAck,
+		ZeroCopy: t.knobs.ZeroCopy}
 }
 
 // npCount is the count of transactions that ends a netperf test served

@@ -354,6 +354,9 @@ func (t *test) stop() proto.Results {
 	if t.setup.TCPInfo {
 		r.TCP = proto.TCPSumsFrom(&c.TCP)
 	}
+	if t.knobs.ZeroCopy && t.w.ServerSends {
+		r.ZeroCopy = &proto.ZeroCopy{Sends: c.ZeroCopy.Sends, Completed: c.ZeroCopy.Completed, Copied: c.ZeroCopy.Copied}
+	}
 	if t.setup.CPUUtil && t.cpuErr == nil {
 		r.CPU = &proto.CPUReport{Util: util.Percent, NumCPU: util.NumCPU, ThreadNs: int64(t.threadTime), ElapsedNs: int64(elapsed)}
 	}

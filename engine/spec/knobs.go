@@ -54,8 +54,7 @@ var knobRules = []knobRule{
 	{OptQuickAck, func(k *sock.Knobs) bool { return k.QuickAck }, func(w *Workload) bool { return !w.Bulk && !w.Datagram }, "TCP request/response tests (TCP_QUICKACK)"},
 	{OptTCPInfo, func(k *sock.Knobs) bool { return k.TCPInfo }, func(w *Workload) bool { return w.PerTransaction }, "tcp_crr and tcp_cc: " +
 		"the other TCP tests read TCP_INFO always, outside their loops"},
-	{OptZeroCopy, func(k *sock.Knobs) bool { return k.ZeroCopy }, func(w *Workload) bool { return w.ClientSends() }, "tcp_stream and udp_stream, " +
-		"whose client sends (MSG_ZEROCOPY)"},
+	{OptZeroCopy, func(k *sock.Knobs) bool { return k.ZeroCopy }, func(w *Workload) bool { return w.Bulk }, "stream tests (MSG_ZEROCOPY on the sending end)"},
 }
 
 func tcpOnly(w *Workload) bool { return !w.Datagram }
@@ -66,6 +65,9 @@ func (s *Spec) validateKnobs() error {
 	k := &s.Knobs
 	if err := CheckKnobs(s.Workload, k); err != nil {
 		return err
+	}
+	if k.ZeroCopy && (s.Multiplexed() || s.Workload.ServerSends && s.FlowCount() > ThreadedFlows) {
+		return bad(OptZeroCopy, "not with %d flows: the sender of more than %d flows runs them multiplexed, without MSG_ZEROCOPY", s.FlowCount(), ThreadedFlows)
 	}
 	if s.NoControl && k.Given() {
 		for _, r := range knobRules {
@@ -149,8 +151,8 @@ func ParseRate(s string) (uint64, error) {
 }
 
 // clientOnly reports whether a knob is the client's alone, which the far
-// end need not know of.
-func clientOnly(name string) bool { return name == OptTCPInfo || name == OptZeroCopy }
+// end need not know of (zerocopy is not: tcp_maerts's server sends).
+func clientOnly(name string) bool { return name == OptTCPInfo }
 
 // zeroCopyOf turns MSG_ZEROCOPY on for a flow's socket when zerocopy=True.
 func zeroCopyOf(f *ClientFlow) (*sock.ZeroCopy, error) {

@@ -46,7 +46,8 @@ var (
 			return l, nil
 		},
 		Server: func(p *ServerParams) workload.ServerLoop {
-			return &workload.MaertsSource{FD: p.FD, SendSize: p.SendSize, Bytes: p.Bytes, Pace: workload.NewPacer(p.Rate), Stop: p.Stop}
+			return &workload.MaertsSource{FD: p.FD, SendSize: p.SendSize, Bytes: p.Bytes, Pace: workload.NewPacer(p.Rate), Stop: p.Stop,
+				ZeroCopy: p.ZeroCopy}
 		},
 		MuxServer: mux.ServeMaerts,
 	}

@@ -109,6 +109,8 @@ type ServerParams struct {
 	TCPInfo bool
 	// QuickAck re-arms TCP_QUICKACK after each receive (quickack=True).
 	QuickAck bool
+	// ZeroCopy sends with MSG_ZEROCOPY (TCP_MAERTS, zerocopy=True).
+	ZeroCopy bool
 }
 
 // Workloads lists every workload, in the order help lists them.

@@ -90,12 +90,13 @@ type ServerCounts struct {
 	Errors        Errnos
 	Peers         Peers // the distinct client addresses seen
 
-	SendCalls uint64         // send calls that moved data (streams)
-	RecvCalls uint64         // receive calls that returned data (UDP_STREAM: datagrams)
-	Markers   uint64         // UDP_STREAM: end-of-test datagrams seen
-	FastOpen  uint64         // TCP_CRR: accepted connections whose SYN carried the request
-	Strangers uint64         // connections or datagrams refused: not from the authenticated client
-	TCP       result.TCPSums // TCP_INFO of the connections served (tcpinfo.go)
+	SendCalls uint64          // send calls that moved data (streams)
+	RecvCalls uint64          // receive calls that returned data (UDP_STREAM: datagrams)
+	Markers   uint64          // UDP_STREAM: end-of-test datagrams seen
+	FastOpen  uint64          // TCP_CRR: accepted connections whose SYN carried the request
+	Strangers uint64          // connections or datagrams refused: not from the authenticated client
+	TCP       result.TCPSums  // TCP_INFO of the connections served (tcpinfo.go)
+	ZeroCopy  result.ZeroCopy // TCP_MAERTS with zerocopy=True: the MSG_ZEROCOPY sends and their completions
 }
 
 // Peers keeps the distinct peer addresses (without ports) a server saw, up
@@ -201,4 +202,5 @@ func (c *ServerCounts) Merge(o *ServerCounts) {
 	c.FastOpen += o.FastOpen
 	c.Strangers += o.Strangers
 	c.TCP.Merge(&o.TCP)
+	c.ZeroCopy.Add(o.ZeroCopy)
 }

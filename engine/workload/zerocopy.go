@@ -1,10 +1,12 @@
 package workload
 
 import (
+	"fmt"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/result"
 	"netscript/engine/sock"
 )
 
@@ -53,4 +55,36 @@ func zeroCopyCount(z *sock.ZeroCopy, c *Counts) {
 	}
 	z.Finish(zeroCopyWait)
 	c.ZeroCopy.Sends, c.ZeroCopy.Completed, c.ZeroCopy.Copied = z.Sends, z.Completed, z.Copied
+}
+
+// startZeroCopy turns MSG_ZEROCOPY on when asked; false if the kernel
+// refused it (the loop's error says so).
+func (s *MaertsSource) startZeroCopy() bool {
+	if !s.ZeroCopy {
+		return true
+	}
+	z, err := sock.NewZeroCopy(s.FD)
+	if err != nil {
+		s.Err = fmt.Errorf("zerocopy: the server's kernel refused it: %w", err)
+		return false
+	}
+	s.zc = z
+	return true
+}
+
+// write sends b, with MSG_ZEROCOPY when asked.
+func (s *MaertsSource) write(b []byte) (int, unix.Errno) {
+	if s.zc == nil {
+		return sock.Write(s.FD, b)
+	}
+	return zeroCopySend(s.zc, b)
+}
+
+// zeroCopyDone collects the last completions and counts them.
+func (s *MaertsSource) zeroCopyDone() {
+	if s.zc == nil {
+		return
+	}
+	s.zc.Finish(zeroCopyWait)
+	s.Counts.ZeroCopy = result.ZeroCopy{Sends: s.zc.Sends, Completed: s.zc.Completed, Copied: s.zc.Copied}
 }
