@@ -3,6 +3,7 @@ package client
 import (
 	"time"
 
+	"netscript/engine/result"
 	"netscript/engine/workload"
 )
 
@@ -65,6 +66,9 @@ type Interim struct {
 	Throughput float64 // over the interval
 	Units      string  // of Throughput
 	Ending     time.Time
+	// TCP tests: segments retransmitted over the interval and the
+	// congestion window at its end (summed over flows); nil otherwise.
+	Retransmits, Cwnd *uint64
 }
 
 // interimBase is what every interim report of the test shares.
@@ -89,6 +93,9 @@ func watchInterim(ivs []*workload.Interim, base Interim, done <-chan struct{}, r
 			p := base
 			p.T, p.Interval, p.Throughput = sampleRate(ss, sent, base.Units)
 			p.Ending = start.Add(ss[sent].At)
+			var tcp result.Sample
+			sampleTCP(&tcp, ss, sent)
+			p.Retransmits, p.Cwnd = tcp.Retransmits, tcp.Cwnd
 			report(p)
 		}
 	}
