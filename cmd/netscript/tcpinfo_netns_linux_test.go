@@ -62,7 +62,9 @@ func runTCP(t *testing.T, cli *netns.NS, call string) tcpFigures {
 
 // TestRetransmitsAgainstTheKernel: with 1 % of the client's data segments
 // dropped by nftables, tcp.retransmits counts what the client namespace's
-// TcpRetransSegs counted over the test; with no drops, none. They are
+// TcpRetransSegs counted over the test; with no drops, what the kernel
+// counted too, which is none unless the machine was so busy that a timer
+// fired early (the two must still agree). They are
 // dropped as they arrive in the server's namespace: a drop on the client's
 // own way out is an error its TCP sees and sends again as new, never as a
 // retransmission.
@@ -74,8 +76,9 @@ func TestRetransmitsAgainstTheKernel(t *testing.T) {
 	const call = `tcp_stream(host="198.18.0.2", duration=2, max_pacing_rate="200M")`
 	c0 := cli.Counters(t)
 	f := runTCP(t, cli, call)
-	if d := delta(c0, cli.Counters(t), "TcpRetransSegs"); f.TCP.Retransmits != uint64(d) || d != 0 {
-		t.Errorf("no drops: tcp.retransmits %d, TcpRetransSegs grew by %d; want both 0", f.TCP.Retransmits, d)
+	quiet := f.TCP.Retransmits
+	if d := delta(c0, cli.Counters(t), "TcpRetransSegs"); quiet != uint64(d) || d > 3 {
+		t.Errorf("no drops: tcp.retransmits %d, TcpRetransSegs grew by %d; want the same, and none (a busy machine's few at most)", quiet, d)
 	}
 
 	srv.Run(t, "nft", "add table inet drop1")
@@ -86,13 +89,13 @@ func TestRetransmitsAgainstTheKernel(t *testing.T) {
 	c1 := cli.Counters(t)
 	f = runTCP(t, cli, call)
 	d := delta(c1, cli.Counters(t), "TcpRetransSegs")
-	if f.TCP.Retransmits == 0 {
-		t.Fatalf("1%% dropped: tcp.retransmits is 0 (TcpRetransSegs grew by %d)", d)
+	if f.TCP.Retransmits <= 10*max(quiet, 1) {
+		t.Fatalf("1%% dropped: tcp.retransmits %d, without drops %d (TcpRetransSegs grew by %d)", f.TCP.Retransmits, quiet, d)
 	}
 	if diff := int64(f.TCP.Retransmits) - d; diff < -3 || diff > 3 {
 		t.Errorf("1%% dropped: tcp.retransmits %d, TcpRetransSegs grew by %d: more than 3 apart", f.TCP.Retransmits, d)
 	}
-	t.Logf("1%% dropped: tcp.retransmits %d, TcpRetransSegs delta %d", f.TCP.Retransmits, d)
+	t.Logf("1%% dropped: tcp.retransmits %d, TcpRetransSegs delta %d; without drops %d", f.TCP.Retransmits, d, quiet)
 }
 
 // TestRTTBehindTBF: rtt and min_rtt are positive on both ends, and larger
