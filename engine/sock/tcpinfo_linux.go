@@ -35,6 +35,20 @@ func (r *TCPReader) Info(fd int) (*unix.TCPInfo, unix.Errno) {
 // subtracts a start reading for an interval) and the congestion control
 // algorithm's name.
 func (r *TCPReader) Conn(fd int, c *result.TCPConn) unix.Errno {
+	if e := r.Stats(fd, c); e != 0 {
+		return e
+	}
+	n := uint32(len(r.cc))
+	r.cc = [16]byte{}
+	if _, e := rawSyscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION,
+		uintptr(unsafe.Pointer(&r.cc[0])), uintptr(unsafe.Pointer(&n)), 0); e == 0 {
+		c.Congestion = r.cc
+	}
+	return 0
+}
+
+// Stats is Conn without the algorithm's name: one system call.
+func (r *TCPReader) Stats(fd int, c *result.TCPConn) unix.Errno {
 	ti, e := r.Info(fd)
 	if e != 0 {
 		return e
@@ -45,12 +59,6 @@ func (r *TCPReader) Conn(fd int, c *result.TCPConn) unix.Errno {
 		MSS: ti.Snd_mss, PacingRate: ti.Pacing_rate, DeliveryRate: ti.Delivery_rate,
 		BusyTime: ti.Busy_time, RwndLimited: ti.Rwnd_limited, SndbufLimited: ti.Sndbuf_limited,
 		Reordering: ti.Reordering, Lost: ti.Lost, Unacked: ti.Unacked, CAState: ti.Ca_state,
-	}
-	n := uint32(len(r.cc))
-	r.cc = [16]byte{}
-	if _, e := rawSyscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION,
-		uintptr(unsafe.Pointer(&r.cc[0])), uintptr(unsafe.Pointer(&n)), 0); e == 0 {
-		c.Congestion = r.cc
 	}
 	return 0
 }
