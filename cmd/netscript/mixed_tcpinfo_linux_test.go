@@ -23,6 +23,11 @@ func TestMixedVersionsTCPInfo(t *testing.T) {
 	if r.code != 0 || strings.TrimSpace(r.stdout) != "True True True" {
 		t.Errorf("new client, old daemon: exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
 	}
+	// tcp_crr's own tcp_info=True asks the old daemon for nothing else.
+	code = fmt.Sprintf("r = tcp_crr(host='127.0.0.1', port=%d, duration=0.5, tcp_info=True)\nprint(r.tcp.connections > 0, r.remote.tcp == None)", oldDaemon.port)
+	if r := netscriptEnv(t, 60*time.Second, nil, "-c", code); r.code != 0 || strings.TrimSpace(r.stdout) != "True True" {
+		t.Errorf("new client, old daemon: tcp_crr tcp_info=True: exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
 	if !strings.Contains(oldDaemon.stderr.String(), `unknown field "tcp_info"`) {
 		t.Errorf("the old daemon was never asked for its TCP_INFO:\n%s", oldDaemon.stderr)
 	}

@@ -252,7 +252,7 @@ func SetupFor(s *spec.Spec) proto.Setup {
 		m.DataPorts, m.DataPort = s.DataPorts, 0
 	}
 	m.Sources = s.Sources()
-	m.TCPInfo, m.Knobs = readsTCP(s), proto.KnobsFrom(&s.Knobs)
+	m.TCPInfo, m.Knobs = readsTCP(s), setupKnobs(s)
 	if k := s.Workload; k.Bulk {
 		if k.ServerSends {
 			m.SendSize, m.Bytes, m.Rate = s.SendSize, s.Bytes, s.Rate

@@ -205,3 +205,13 @@ func knobRefused(err error) error {
 	}
 	return nil
 }
+
+// setupKnobs are the knobs the server must set (nil if none): tcp_info
+// travels as Setup.TCPInfo, and zerocopy matters only to a server that
+// sends, so a test with neither asks an old server for nothing it lacks.
+func setupKnobs(s *spec.Spec) *proto.Knobs {
+	if !s.Knobs.Given() && !(s.Knobs.ZeroCopy && s.Workload.ServerSends) {
+		return nil
+	}
+	return proto.KnobsFrom(&s.Knobs)
+}
