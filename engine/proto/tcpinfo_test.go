@@ -40,6 +40,7 @@ func TestTCPInfoOnTheWire(t *testing.T) {
 		BusyTime: 1e6, RwndLimited: 5000, SndbufLimited: 100, SpanNs: 1e9, Reordering: 3, CAStates: [5]uint64{1}, Congestion: "reno"}
 	results := Results{Transactions: 0, BytesReceived: 1 << 20, ElapsedNs: 1e9, TCP: sums,
 		Conns: []ConnCounts{{Peer: "198.18.0.1:40000", BytesReceived: 1 << 20, TCP: sums}}}
+	maerts := Results{BytesSent: 1 << 20, SendCalls: 64, ElapsedNs: 1e9, ZeroCopy: &ZeroCopy{Sends: 64, Completed: 64, Copied: 64}}
 	run := RunClient{Test: TestSpecFrom(&spec.Spec{Workload: spec.TCPCRR, Flows: 1, Duration: time.Second,
 		Knobs: sock.Knobs{Congestion: "cubic", TCPInfo: true, QuickAck: true}})}
 	mustJSON := func(v any) []byte {
@@ -57,6 +58,8 @@ func TestTCPInfoOnTheWire(t *testing.T) {
 	files := map[string][]byte{
 		"Setup.tcp_info_knobs":        mustJSON(setup),
 		"Results.tcp":                 mustJSON(results),
+		"Results.zerocopy_TCP_MAERTS": mustJSON(maerts),
+		"Setup.zerocopy_TCP_MAERTS":   mustJSON(Setup{Test: "TCP_MAERTS", DurationNs: 1e10, Knobs: &Knobs{ZeroCopy: true}}),
 		"RunClient.knobs_TCP_CRR":     mustJSON(run),
 		"Error.old_refuses_tcp_info":  mustJSON(Error{Message: refusal.Error()}),
 		"Setup.asks_nothing_new":      mustJSON(Setup{Test: "UDP_STREAM", DurationNs: 1e10}),
@@ -99,6 +102,10 @@ func TestTCPInfoOnTheWire(t *testing.T) {
 	if got := result.TCPOf(r.TCP.Result()); got == nil || got.Retransmits != 12 || got.RTT != 850 || got.PacingRate != 50e6 ||
 		got.RwndLimitedFraction != 0.005 || got.Congestion != "reno" || got.CAState != "open" {
 		t.Errorf("the sums as a result: %+v", got)
+	}
+	var zr Results
+	if err := Decode(TypeResults, files["Results.zerocopy_TCP_MAERTS"], &zr); err != nil || !reflect.DeepEqual(zr, maerts) {
+		t.Errorf("Results.zerocopy_TCP_MAERTS reads as %+v (%v)", zr, err)
 	}
 	var m RunClient
 	if err := Decode(TypeRunClient, files["RunClient.knobs_TCP_CRR"], &m); err != nil {
