@@ -163,6 +163,8 @@ func TestRwndLimited(t *testing.T) {
 		t.Errorf("rwnd_limited µs (fraction): tiny buffer %d (%.2f), default %d (%.2f); want the tiny one larger and above a quarter",
 			tiny.TCP.RwndLimited, tiny.TCP.RwndLimitedFraction, wide.TCP.RwndLimited, wide.TCP.RwndLimitedFraction)
 	}
+	t.Logf("rwnd_limited µs (fraction): remote_recv_buffer=2048 %d (%.2f), default %d (%.2f)",
+		tiny.TCP.RwndLimited, tiny.TCP.RwndLimitedFraction, wide.TCP.RwndLimited, wide.TCP.RwndLimitedFraction)
 }
 
 // zeroCopyFigures is result.zerocopy.
