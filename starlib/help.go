@@ -112,7 +112,9 @@ out; docs/results.md describes every field.
                        buffers the kernel granted
   local_address, remote_address
   remote               the server's own counts: transactions, bytes_sent,
-                       bytes_received, accepts, elapsed, errors, peers`
+                       bytes_received, accepts, elapsed, errors, peers
+  tcp, remote.tcp      the kernel's TCP_INFO of each end: help("result.tcp")
+  zerocopy             with zerocopy=True: help("result.zerocopy")`
 
 // helpBuiltin prints documentation through the thread's print function.
 func helpBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -199,6 +201,9 @@ func helpDocOf(name string) (string, bool) {
 		return d, true
 	}
 	if d, ok := latencyDoc[name]; ok {
+		return d, true
+	}
+	if d, ok := tcpDoc[name]; ok {
 		return d, true
 	}
 	if d, ok := StatisticsDoc["stats."+name]; ok {

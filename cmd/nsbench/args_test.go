@@ -18,6 +18,7 @@ func TestCheckArgs(t *testing.T) {
 		{"tcp_rr,udp_rr", 5, 3, ""},
 		{"flows", 1, 0.5, ""},
 		{"stream-flows,tcp_stream", 3, 2, ""},
+		{"tcp_crr,tcp_crr tcp_info=True", 3, 2, ""}, // a row of an option, by its label
 		{"stream_flows", 3, 2, `-only: no row "stream_flows"`},
 		{"tcp-rr", 5, 3, `-only: no row "tcp-rr"`},
 		{"tcp_rr,", 5, 3, `-only: no row ""`},
@@ -38,7 +39,8 @@ func TestCheckArgs(t *testing.T) {
 // TestMainRows: the main table's header is printed only when -only selects
 // one of its workloads.
 func TestMainRows(t *testing.T) {
-	for only, want := range map[string]bool{"": true, "tcp_rr": true, "flows,tcp_maerts": true, "flows": false, "stream-flows": false} {
+	for only, want := range map[string]bool{"": true, "tcp_rr": true, "flows,tcp_maerts": true, "flows": false, "stream-flows": false,
+		"tcp_crr tcp_info=True": true} {
 		if got := mainRows(only); got != want {
 			t.Errorf("mainRows(%q) = %v, want %v", only, got, want)
 		}

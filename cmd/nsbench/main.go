@@ -54,6 +54,17 @@ type workload struct {
 	// from the CPU netscript's server sends from, its client runs on CPU 0
 	// against a second reference server on the client's CPU.
 	serverSends bool
+	// row names a row that runs a workload with an option beside its
+	// plain row ("tcp_crr tcp_info=True"); "" is the workload's name.
+	row string
+}
+
+// label is the row's name, in the table and in -only.
+func (w workload) label() string {
+	if w.row != "" {
+		return w.row
+	}
+	return w.name
 }
 
 // The reference's client sets TCP_NODELAY on every connection it makes, so
@@ -64,6 +75,8 @@ type workload struct {
 var workloads = []workload{
 	{name: "tcp_rr", pingpong: "rr", floor: "rr", extra: ", nodelay=True"},
 	{name: "tcp_crr", pingpong: "crr", floor: "crr", extra: ", nodelay=True"},
+	// What reading TCP_INFO of every connection before its close costs.
+	{name: "tcp_crr", pingpong: "crr", floor: "crr", extra: ", nodelay=True, tcp_info=True", row: "tcp_crr tcp_info=True"},
 	{name: "udp_rr", pingpong: "udprr", floor: "udprr"},
 	// The reference has one stream mode (client to its PORT+1 sink); both
 	// stream directions are compared with it, at the same message size.
@@ -170,12 +183,12 @@ func main() {
 		fmt.Printf("%-12s %-6s %14s %14s %8s %9s %9s %8s\n", "workload", "client", "netscript", "pingpong", "ratio", "floor/pp", "ns/floor", "ns/base")
 	}
 	for _, w := range workloads {
-		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") {
+		if *only != "" && !strings.Contains(","+*only+",", ","+w.label()+",") {
 			continue
 		}
 		for _, place := range []struct{ name, cpu string }{{"same", "0"}, {"diff", "1"}} {
 			var ratios, nsv, ppv, floors, overFloor, overBase []float64
-			hasBase := *baseline != "" && hasBuiltin(*baseline, w.name)
+			hasBase := *baseline != "" && hasBuiltin(*baseline, w.name) && w.row == "" // an older release may lack the option
 			for r := 0; r < *rounds; r++ {
 				runNS := func(bin string, port int) float64 {
 					code := fmt.Sprintf("print(%s(host='127.0.0.1', port=%d, duration=%g%s).throughput)", w.name, port, *secs, w.extra)
@@ -220,11 +233,11 @@ func main() {
 				base = fmt.Sprintf("%.3f", median(overBase))
 			}
 			if w.pingpong == "" {
-				fmt.Printf("%-12s %-6s %14.2f %14s %8s %9s %9.3f %8s   rounds (ns/floor): %s\n", w.name, place.name, median(nsv), "-", "-", "-",
+				fmt.Printf("%-12s %-6s %14.2f %14s %8s %9s %9.3f %8s   rounds (ns/floor): %s\n", w.label(), place.name, median(nsv), "-", "-", "-",
 					median(overFloor), base, fmtList(overFloor))
 				continue
 			}
-			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f %9.3f %9.3f %8s   rounds: %s\n", w.name, place.name, median(nsv), median(ppv),
+			fmt.Printf("%-12s %-6s %14.2f %14.2f %8.3f %9.3f %9.3f %8s   rounds: %s\n", w.label(), place.name, median(nsv), median(ppv),
 				median(ratios), median(floors), median(overFloor), base, fmtList(ratios))
 			if len(overBase) > 0 {
 				fmt.Printf("%-12s %-6s %71s   rounds (ns/base): %s\n", "", "", "", fmtList(overBase))
@@ -257,8 +270,8 @@ func compareEmbedded(netscript string, nsPort, rounds int, secs float64, only st
 	fmt.Printf("\nembedded server / separate daemon, everything on CPU 0, median of %d rounds\n", rounds)
 	fmt.Printf("%-12s %14s %14s %8s\n", "workload", "embedded", "daemon", "ratio")
 	for _, w := range workloads {
-		if only != "" && !strings.Contains(","+only+",", ","+w.name+",") {
-			continue
+		if w.row != "" || only != "" && !strings.Contains(","+only+",", ","+w.name+",") {
+			continue // an option's row compares with pingpong only
 		}
 		emb := func() float64 {
 			return measure("0", netscript, "-c", fmt.Sprintf("print(%s(duration=%g).throughput)", w.name, secs))
@@ -276,7 +289,7 @@ func compareEmbedded(netscript string, nsPort, rounds int, secs float64, only st
 // workload), so that its header is printed only then.
 func mainRows(only string) bool {
 	for _, w := range workloads {
-		if only == "" || strings.Contains(","+only+",", ","+w.name+",") {
+		if only == "" || strings.Contains(","+only+",", ","+w.label()+",") {
 			return true
 		}
 	}
@@ -312,7 +325,7 @@ func checkArgs(only string, rounds int, secs float64) error {
 	}
 	known := []string{"flows", streamFlowsRow, netperfRow}
 	for _, w := range workloads {
-		known = append(known, w.name)
+		known = append(known, w.label())
 	}
 	for _, name := range strings.Split(only, ",") {
 		if !slices.Contains(known, name) {

@@ -66,12 +66,16 @@ func (r *run) build(w *worker) *result.Result {
 		ss := combineSamples(ivs)
 		for i := range ss {
 			t, d, v := sampleRate(ss, i, res.Units)
-			res.Interim = append(res.Interim, result.Sample{T: t, Throughput: v, Interval: d})
+			smp := result.Sample{T: t, Throughput: v, Interval: d}
+			sampleTCP(&smp, ss, i)
+			res.Interim = append(res.Interim, smp)
 		}
 	}
 	res.Throughput = r.throughput(res)
 	res.Config = r.config(w)
 	r.censored(res, w)
+	r.addTCP(res, w)
+	r.addZeroCopy(res, w)
 	return res
 }
 
@@ -216,6 +220,7 @@ func (r *run) config(w *worker) result.Config {
 			cfg.SendSize, cfg.RecvSize = r.ready.SendSize, w.recvSize
 		}
 	}
+	knobConfig(&cfg, &s.Knobs)
 	cfg.LocalSendBuffer, cfg.LocalRecvBuffer = w.granted.Send, w.granted.Recv
 	if len(w.flows) > 0 && w.mux == nil {
 		cfg.LocalSendBufferEnd, cfg.LocalRecvBufferEnd = w.flows[0].final.Send, w.flows[0].final.Recv
@@ -263,6 +268,7 @@ func (r *run) addRemote(res *result.Result, rr *proto.Results) {
 				RecvCalls: c.RecvCalls, SendCalls: c.SendCalls}
 		}
 	}
+	r.addRemoteTCP(res, rr)
 	res.Config.RemoteCPUAffinity = rr.Affinity
 	r.remoteCPU = rr.CPU
 	r.remoteFastOpen = rr.FastOpenAccepted

@@ -49,6 +49,8 @@ type Options struct {
 	// the test arrives once it is set up and starts at the instant the
 	// gate gives.
 	Gate Gate
+
+	noTCP bool // runWithout: do not ask the server for TCP_INFO
 }
 
 // Gate releases several tests into their measured intervals together.
@@ -142,7 +144,13 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	if errors.Is(err, errHeartbeatsRefused) {
 		// A server of a release before heartbeats: the same test
 		// without them, on a new control connection.
+		live = false
 		res, err = runOnce(ctx, s, opt, ctrlAddr, false)
+	}
+	if errors.Is(err, errTCPInfoRefused) {
+		// A server of a release before TCP_INFO: the test without the
+		// server's figures.
+		res, err = runWithout(ctx, s, opt, ctrlAddr, live)
 	}
 	return res, err
 }
@@ -155,7 +163,7 @@ func runOnce(ctx context.Context, s spec.Spec, opt Options, ctrlAddr netip.AddrP
 		return nil, err
 	}
 	defer pc.Close()
-	r := &run{spec: s, opt: opt, pc: pc, ctrl: ctrlAddr, beats: beats}
+	r := &run{spec: s, opt: opt, pc: pc, ctrl: ctrlAddr, beats: beats, noTCP: opt.noTCP}
 	if key != nil {
 		r.tag = auth.DataTag(key, 0)
 	}
@@ -215,6 +223,8 @@ type run struct {
 
 	remoteCPU      *proto.CPUReport // the server's CPU, from Results
 	remoteFastOpen uint64           // connections whose SYN data the server took
+
+	noTCP bool // do not ask for the server's TCP_INFO (it does not know it)
 }
 
 // SetupFor is the Setup message that asks a server to serve the test s.
@@ -242,6 +252,7 @@ func SetupFor(s *spec.Spec) proto.Setup {
 		m.DataPorts, m.DataPort = s.DataPorts, 0
 	}
 	m.Sources = s.Sources()
+	m.TCPInfo, m.Knobs = readsTCP(s), setupKnobs(s)
 	if k := s.Workload; k.Bulk {
 		if k.ServerSends {
 			m.SendSize, m.Bytes, m.Rate = s.SendSize, s.Bytes, s.Rate
@@ -258,6 +269,7 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	if r.beats {
 		setup.HeartbeatNs = int64(lv.period)
 	}
+	setup.TCPInfo = setup.TCPInfo && !r.noTCP
 	if err := r.pc.Send(proto.TypeSetup, setup, ControlTimeout); err != nil {
 		return nil, err
 	}
@@ -265,6 +277,10 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		if r.beats && proto.HeartbeatRefused(err) {
 			r.pc.Recv(ControlTimeout) // until the server has closed, and so let the test go
 			return nil, errHeartbeatsRefused
+		}
+		if setup.TCPInfo && proto.TCPInfoRefused(err) {
+			r.pc.Recv(ControlTimeout)
+			return nil, errTCPInfoRefused
 		}
 		return nil, setupError(err)
 	}
@@ -365,6 +381,9 @@ func (r *run) startTime(ctx context.Context, w *worker) (time.Time, error) {
 // OptionError for it.
 func setupError(err error) error {
 	var re *proto.RemoteError
+	if refused := knobRefused(err); refused != nil {
+		return refused
+	}
 	if errors.As(err, &re) {
 		for _, opt := range []string{"remote_cpu", "remote_send_buffer", "remote_recv_buffer"} {
 			if msg, ok := strings.CutPrefix(re.Message, opt+": "); ok {
@@ -409,7 +428,7 @@ func (r *run) measure(ctx context.Context, w *worker, msgs <-chan message, t0 ti
 	defer watchers.Wait()
 	if r.opt.Progress != nil && len(lives) > 0 {
 		base := Progress{Test: r.spec.Workload.String(), Brand: r.spec.Brand, Total: r.spec.Duration, Units: r.units()}
-		watchers.Go(func() { watch(lives, base, r.spec.Workload.Bulk, w.done, r.opt.Progress) })
+		watchers.Go(func() { watch(lives, base, r.spec.Workload.Bulk, w.done, w.withRetransmits(r.opt.Progress)) })
 	}
 	if r.opt.Interim != nil && len(ivs) > 0 {
 		watchers.Go(func() { watchInterim(ivs, r.interimBase(), w.done, r.opt.Interim) })

@@ -219,7 +219,7 @@ func (r *run) npEnd(ctx context.Context, w *worker, conns []*npConn, stalled *St
 }
 
 // npNote says which figures a netserver cannot give.
-const npNote = `server="netserver": netserver does not report accepts, errors, peers, its threads' CPU or Fast Open on its side (None); remote.elapsed is its own clock`
+const npNote = `server="netserver": netserver does not report accepts, errors, peers, its TCP_INFO (remote.tcp), its threads' CPU or Fast Open on its side (None); remote.elapsed is its own clock`
 
 // npFlowErr names the flow of a test of several.
 func npFlowErr(i, n int, err error) error {
@@ -372,6 +372,7 @@ func (r *run) npRemote(res *result.Result, conns []*npConn) {
 		}
 	}
 	res.Remote = rem
+	r.npTCP(res)
 	if len(conns) > 0 {
 		// The first flow's, as this end's (netserver reports them for
 		// omni tests only; 0 otherwise).

@@ -48,7 +48,7 @@ func localAddr(s *spec.Spec, i int, remote netip.Addr) (netip.AddrPort, error) {
 func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, error) {
 	n := s.FlowCount()
 	w := &worker{kind: s.Workload, cpu: s.CPU, begin: make(chan struct{}), done: make(chan struct{}),
-		fine: s.Rate > 0 || n > 1}
+		fine: s.Rate > 0 || n > 1, tcp: readsTCP(s) && !s.Workload.PerTransaction}
 	if n > 1 {
 		if err := workload.NeedFDs(n, fmt.Sprintf("%d flows", n)); err != nil {
 			return nil, &spec.OptionError{Option: "flows", Err: err}
@@ -169,6 +169,10 @@ func (w *worker) connect(s *spec.Spec, cf *spec.ClientFlow, local netip.AddrPort
 	if err != nil {
 		return -1, localErr(err, s)
 	}
+	if err := applyKnobs(s, fd, cf.Family); err != nil {
+		sock.Close(fd)
+		return -1, err
+	}
 	if typ == unix.SOCK_DGRAM {
 		if en := sock.Connect(fd, cf.Remote); en != 0 {
 			sock.Close(fd)
@@ -210,7 +214,11 @@ func (w *worker) perTransaction(s *spec.Spec, f *flow, cf *spec.ClientFlow, data
 		return localErr(err, s)
 	}
 	w.granted = sock.Granted(fd)
+	err = applyKnobs(s, fd, cf.Family) // refused now, not once per connection
 	sock.Close(fd)
+	if err != nil {
+		return err
+	}
 	if r := s.LocalPortRange; r != nil {
 		cf.Walk = workload.NewPortWalk(r.Lo, r.Hi, workload.WalkStart(r.Lo, r.Hi, f.index, s.FlowCount()), int(data.Port()))
 		if !local.IsValid() {

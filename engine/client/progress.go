@@ -3,6 +3,7 @@ package client
 import (
 	"time"
 
+	"netscript/engine/result"
 	"netscript/engine/workload"
 )
 
@@ -16,6 +17,9 @@ type Progress struct {
 	Bytes        uint64        // moved so far (sent plus received)
 	Throughput   float64       // over the interval so far
 	Units        string        // of Throughput
+	// Retransmits is the TCP segments the flows' connections have
+	// retransmitted so far (TCP_INFO); nil for a test without them.
+	Retransmits *uint64
 }
 
 // ProgressEvery is how often Options.Progress is called during a test.
@@ -62,6 +66,9 @@ type Interim struct {
 	Throughput float64 // over the interval
 	Units      string  // of Throughput
 	Ending     time.Time
+	// TCP tests: segments retransmitted over the interval and the
+	// congestion window at its end (summed over flows); nil otherwise.
+	Retransmits, Cwnd *uint64
 }
 
 // interimBase is what every interim report of the test shares.
@@ -86,6 +93,9 @@ func watchInterim(ivs []*workload.Interim, base Interim, done <-chan struct{}, r
 			p := base
 			p.T, p.Interval, p.Throughput = sampleRate(ss, sent, base.Units)
 			p.Ending = start.Add(ss[sent].At)
+			var tcp result.Sample
+			sampleTCP(&tcp, ss, sent)
+			p.Retransmits, p.Cwnd = tcp.Retransmits, tcp.Cwnd
 			report(p)
 		}
 	}
@@ -141,6 +151,9 @@ func combineSamples(ivs []*workload.Interim) []workload.Sample {
 		for k := range out {
 			out[k].At = max(out[k].At, ss[k].At)
 			out[k].Count += ss[k].Count
+			out[k].Retrans += ss[k].Retrans
+			out[k].Cwnd += ss[k].Cwnd
+			out[k].TCP = out[k].TCP && ss[k].TCP
 		}
 	}
 	return out

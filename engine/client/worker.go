@@ -42,6 +42,8 @@ type worker struct {
 	// Set before done is closed.
 	affinity   []int
 	threadTime time.Duration
+
+	tcp bool // the flows read TCP_INFO at the start and end of the interval (tcpinfo.go)
 }
 
 // flow is one flow of a test: its socket and its loop, or its mux.Flow.
@@ -62,6 +64,10 @@ type flow struct {
 	// final is the data socket's buffers once the loop ended (zero for a
 	// connection per transaction), read by the flow's thread.
 	final sock.Buffers
+	tcp   sock.TCPSpan // TCP_INFO at the start of the interval
+	// retrBase is tcpi_total_retrans at the start, with bit 32 set once
+	// read, for the progress watcher (tcpinfo.go).
+	retrBase atomic.Uint64
 }
 
 func familyOf(a netip.Addr) int {
@@ -158,11 +164,13 @@ func (w *worker) run(f *flow) {
 		workload.WaitUntil(w.start, w.stop.Load)
 		l.Start = w.start
 	}
+	w.beginTCP(f)
 	t0, err := cpu.ThreadTime()
 	f.loop.Run()
 	if t1, err1 := cpu.ThreadTime(); err == nil && err1 == nil {
 		f.threadTime = t1.Sub(t0).Total()
 	}
+	w.endTCP(f)
 	if f.fd >= 0 {
 		f.final = sock.Granted(f.fd) // one getsockopt pair, after the measured loop
 	}
@@ -178,9 +186,15 @@ func (w *worker) startAt(t0 time.Time) {
 		if t0.IsZero() {
 			w.start = time.Now()
 		}
+		for _, f := range w.flows {
+			w.beginTCP(f)
+		}
 		w.mux.Start(w.start)
 		go func() {
 			w.mux.Wait()
+			for _, f := range w.flows {
+				w.endTCP(f)
+			}
 			w.threadTime = w.mux.CPUTime()
 			w.affinity = w.mux.Affinity()
 			close(w.done)

@@ -47,6 +47,10 @@ type Setup struct {
 	// decoding); the client then runs the test without them. Absent: no
 	// heartbeats, the conversation of before.
 	HeartbeatNs int64 `json:"heartbeat_ns,omitempty"`
+	// TCPInfo asks for the server's TCP_INFO of its data connections in
+	// Results (tcpinfo.go); Knobs are socket options for its data sockets.
+	TCPInfo bool   `json:"tcp_info,omitempty"`
+	Knobs   *Knobs `json:"knobs,omitempty"`
 }
 
 // Buffers are socket buffer sizes the kernel granted.
@@ -114,16 +118,21 @@ type Results struct {
 	// Conns are the counts of each accepted connection of a TCP_RR or
 	// stream test, so the client can match them to its flows.
 	Conns []ConnCounts `json:"conns,omitempty"`
+	// TCP is TCP_INFO over every data connection, with Setup.TCPInfo.
+	TCP *TCPSums `json:"tcp,omitempty"`
+	// ZeroCopy is the server's MSG_ZEROCOPY counts, with Knobs.ZeroCopy.
+	ZeroCopy *ZeroCopy `json:"zerocopy,omitempty"`
 }
 
 // ConnCounts is what the server counted on one connection.
 type ConnCounts struct {
-	Peer          string `json:"peer"` // the client's address and port
-	Transactions  uint64 `json:"transactions,omitempty"`
-	BytesSent     uint64 `json:"bytes_sent,omitempty"`
-	BytesReceived uint64 `json:"bytes_received,omitempty"`
-	SendCalls     uint64 `json:"send_calls,omitempty"`
-	RecvCalls     uint64 `json:"recv_calls,omitempty"`
+	Peer          string   `json:"peer"` // the client's address and port
+	Transactions  uint64   `json:"transactions,omitempty"`
+	BytesSent     uint64   `json:"bytes_sent,omitempty"`
+	BytesReceived uint64   `json:"bytes_received,omitempty"`
+	SendCalls     uint64   `json:"send_calls,omitempty"`
+	RecvCalls     uint64   `json:"recv_calls,omitempty"`
+	TCP           *TCPSums `json:"tcp,omitempty"` // with Setup.TCPInfo
 }
 
 // CPUReport is what the server's side of a test cost in CPU between Start

@@ -72,6 +72,11 @@ type TestSpec struct {
 	// previous release sent it; a daemon of that release refuses a test
 	// that sets it, naming the field.
 	LivenessNs int64 `json:"Liveness,omitempty"`
+
+	// Knobs are the socket knobs and tcp_crr's tcp_info
+	// (spec.Spec.Knobs); absent when none is given, so such a test reads
+	// as before.
+	Knobs *Knobs `json:"Knobs,omitempty"`
 }
 
 // PortRange is an inclusive range of ports on the wire.

@@ -57,6 +57,7 @@ func TestSpecFrom(s *spec.Spec) TestSpec {
 	if r := s.LocalPortRange; r != nil {
 		t.LocalPortRange = &PortRange{Lo: r.Lo, Hi: r.Hi}
 	}
+	t.Knobs = KnobsFrom(&s.Knobs)
 	return t
 }
 
@@ -113,6 +114,7 @@ func (t *TestSpec) ToSpec() (spec.Spec, error) {
 	if r := t.LocalPortRange; r != nil {
 		s.LocalPortRange = &spec.PortRange{Lo: r.Lo, Hi: r.Hi}
 	}
+	s.Knobs = t.Knobs.Sock()
 	legacyDefaults(&s)
 	return s, nil
 }

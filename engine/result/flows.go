@@ -42,6 +42,8 @@ type Flow struct {
 	Hist *hist.Histogram `json:"-"`
 
 	Censored *Censored `json:"censored"` // RR tests: this flow's transactions discarded at the end; nil for streams
+	// TCP is the client's TCP_INFO figures of this flow's connection(s).
+	TCP *TCP `json:"tcp"`
 }
 
 // FlowRemote is the server's count of one flow's connection.
@@ -51,6 +53,7 @@ type FlowRemote struct {
 	BytesReceived uint64 `json:"bytes_received"`
 	RecvCalls     uint64 `json:"recv_calls"`
 	SendCalls     uint64 `json:"send_calls"`
+	TCP           *TCP   `json:"tcp"` // the server's TCP_INFO figures of the connection
 }
 
 // Skew returns the spread between the earliest and the latest first
@@ -152,6 +155,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 		}
 	}
 	out.Remote = rem
+	aggregateTCP(out, rs)
 	out.UDP = aggregateUDP(rs)
 	out.StartSkew = Skew(starts, flows)
 	out.FirstSkew = FirstSkew(starts, flows)

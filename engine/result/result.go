@@ -98,6 +98,13 @@ type Result struct {
 	// Censored is how old the transactions discarded at the end were (RR
 	// tests; nil for streams); see Censored.
 	Censored *Censored `json:"censored"`
+	// TCP is the kernel's view of the client's TCP connections over the
+	// measured interval (TCP_INFO, tcp.go); None for UDP, and for tcp_crr
+	// without tcp_info=True.
+	TCP *TCP `json:"tcp"`
+	// ZeroCopy is what MSG_ZEROCOPY did, summed over the flows, with
+	// zerocopy=True; else None.
+	ZeroCopy *ZeroCopy `json:"zerocopy"`
 }
 
 // Latency is the distribution of transaction times, in microseconds.
@@ -177,6 +184,20 @@ type Config struct {
 	Multiplexed bool   `json:"multiplexed"` // the flows ran on a few epoll threads per end, not a thread each
 	LocalPorts  []int  `json:"local_ports"` // tcp_crr's port walk: [lo, hi], or None
 	Client      string `json:"client"`      // the daemon that ran the client side (client=), "" for this process
+
+	// The socket knobs in force (knobs on both ends unless said): the
+	// congestion control asked for ("" the kernel's), max_pacing_rate in
+	// bits/s (0: none), tos (None: the kernel's), notsent_lowat, mss and
+	// busy_poll (0: none), cork, quickack, and tcp_crr's tcp_info.
+	Congestion    string `json:"congestion"`
+	MaxPacingRate uint64 `json:"max_pacing_rate"`
+	TOS           *int   `json:"tos"`
+	NotsentLowat  int    `json:"notsent_lowat"`
+	MSS           int    `json:"mss"`
+	BusyPoll      int    `json:"busy_poll"`
+	Cork          bool   `json:"cork"`
+	QuickAck      bool   `json:"quickack"`
+	TCPInfo       bool   `json:"tcp_info"`
 }
 
 // Sample is one interim result: the throughput over the interval that
@@ -185,6 +206,11 @@ type Sample struct {
 	T          float64 `json:"t"`          // seconds from the start of the measured interval
 	Throughput float64 `json:"throughput"` // in the result's units, over the interval ending at T
 	Interval   float64 `json:"interval"`   // length of that interval in seconds
+	// TCP tests: the segments the client retransmitted over the
+	// interval and its congestion window at the end (segments), summed
+	// over the flows; None for UDP and tcp_crr.
+	Retransmits *uint64 `json:"retransmits"`
+	Cwnd        *uint64 `json:"cwnd"`
 }
 
 // UDP is UDP_STREAM's accounting at both ends, in datagrams.
@@ -226,6 +252,11 @@ type Remote struct {
 	// end does not report, such as a netserver's accepts, errors and
 	// peers; scripts read them as None, not as a zero that was counted.
 	Unreported []string `json:"unreported,omitempty"`
+
+	// TCP is the kernel's view of the server's TCP connections
+	// (TCP_INFO, tcp.go); None for UDP, for tcp_crr without tcp_info=True
+	// and for a far end that does not report it (a netserver).
+	TCP *TCP `json:"tcp"`
 }
 
 // Reported reports whether the far end reports the field of Remote whose

@@ -124,7 +124,7 @@ func (t *test) addConn(peer string, c *workload.ServerCounts, err error) {
 	t.add(c, err)
 	t.mu.Lock()
 	t.conns = append(t.conns, proto.ConnCounts{Peer: peer, Transactions: c.Transactions, BytesSent: c.BytesSent,
-		BytesReceived: c.BytesReceived, SendCalls: c.SendCalls, RecvCalls: c.RecvCalls})
+		BytesReceived: c.BytesReceived, SendCalls: c.SendCalls, RecvCalls: c.RecvCalls, TCP: proto.TCPSumsFrom(&c.TCP)})
 	t.mu.Unlock()
 }
 
@@ -149,7 +149,8 @@ func (t *test) params() *spec.ServerParams {
 	m := t.setup
 	return &spec.ServerParams{FD: -1, Request: m.Request, Response: m.Response, Burst: m.Burst, SendSize: t.sendSize,
 		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped,
-		EndOnEmpty: t.netperf, Transactions: t.npCount()}
+		EndOnEmpty: t.netperf, Transactions: t.npCount(), TCPInfo: m.TCPInfo, QuickAck: t.knobs.QuickAck,
+		ZeroCopy: t.knobs.ZeroCopy}
 }
 
 // npCount is the count of transactions that ends a netperf test served
@@ -201,8 +202,12 @@ func (t *test) serveConn(fd int, peer netip.AddrPort, ready func()) {
 	p := t.params()
 	p.FD = fd
 	srv := t.w.Server(p)
+	var tcp workload.ServerCounts
+	if err := t.applyKnobs(fd, 0); err != nil {
+		t.fail(err)
+	}
 	ready()
-	srv.Run()
+	t.connTCP(fd, srv.Run, &tcp)
 	if t.netperf { // netperf reports the buffers the kernel tuned to by the end
 		g := sock.Granted(fd)
 		t.mu.Lock()
@@ -211,6 +216,7 @@ func (t *test) serveConn(fd int, peer netip.AddrPort, ready func()) {
 	}
 	o := srv.Outcome()
 	c, err := o.Counts, o.Err
+	c.TCP = tcp.TCP
 	c.Accepts = 1
 	c.Peers.Add(peer.Addr())
 	t.addConn(peer.String(), &c, err)
@@ -251,6 +257,7 @@ func (t *test) serveMux() {
 		return
 	}
 	m := t.setup
+	spans := t.beginMuxTCP(conns)
 	// accepted closes once the epoll threads wait for requests.
 	st := t.w.MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, RecvSize: t.recvSize,
 		SendSize: t.sendSize, Bytes: m.Bytes, Rate: m.Rate, Threads: muxThreads(len(conns)),
@@ -258,6 +265,7 @@ func (t *test) serveMux() {
 	if st.Err != nil {
 		t.fail(fmt.Errorf("remote_cpu: %w", st.Err))
 	}
+	t.endMuxTCP(conns, spans)
 	for i, c := range conns {
 		c.Counts.Accepts = 1
 		c.Counts.Peers.Add(peers[i].Addr())

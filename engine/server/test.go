@@ -64,6 +64,8 @@ type test struct {
 	strangers atomic.Uint64 // TCP data connections refused for a wrong or missing tag (or address)
 	netperf   bool          // served to a netperf client: its end-of-test signals (netperf.go)
 	npBufs    proto.Buffers // a netperf test's connection's buffers at its end (under mu)
+
+	knobs sock.Knobs // the socket knobs of Setup (tcpinfo.go)
 }
 
 // endpoint is one data port of a test and how many flows come to it.
@@ -83,6 +85,9 @@ func (s *Server) newTest(w *spec.Workload, m *proto.Setup, local netip.Addr, gd 
 	}
 	t := &test{w: w, setup: m, eps: eps, flows: flows, done: make(chan struct{}), accepted: make(chan struct{}),
 		threads: s.cfg.Threads, check: s.connRate(w)}
+	if t.knobs, err = knobsOf(w, m); err != nil {
+		return nil, err
+	}
 	if err := t.guard(gd); err != nil {
 		return nil, err
 	}
@@ -216,6 +221,10 @@ func (t *test) open(ep *endpoint, local netip.Addr) error {
 	if err != nil {
 		return fmt.Errorf("data endpoint: %w", err)
 	}
+	if err := t.applyKnobs(fd, family); err != nil {
+		sock.Close(fd)
+		return err
+	}
 	if m.FastOpen {
 		if err := sock.ListenFastOpen(fd, fastOpenQueue); err != nil {
 			sock.Close(fd)
@@ -341,6 +350,12 @@ func (t *test) stop() proto.Results {
 		FastOpenAccepted: c.FastOpen,
 		Affinity:         t.affinity,
 		Conns:            t.conns,
+	}
+	if t.setup.TCPInfo {
+		r.TCP = proto.TCPSumsFrom(&c.TCP)
+	}
+	if t.knobs.ZeroCopy && t.w.ServerSends {
+		r.ZeroCopy = &proto.ZeroCopy{Sends: c.ZeroCopy.Sends, Completed: c.ZeroCopy.Completed, Copied: c.ZeroCopy.Copied}
 	}
 	if t.setup.CPUUtil && t.cpuErr == nil {
 		r.CPU = &proto.CPUReport{Util: util.Percent, NumCPU: util.NumCPU, ThreadNs: int64(t.threadTime), ElapsedNs: int64(elapsed)}

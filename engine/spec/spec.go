@@ -96,6 +96,11 @@ type Spec struct {
 	// DefaultLiveness; LivenessOff turns both checks off. See
 	// LivenessBound.
 	Liveness time.Duration
+
+	// Knobs are the socket options set on the data sockets of both ends
+	// (congestion, max_pacing_rate, tos, ...) and tcp_crr's tcp_info; see
+	// knobs.go.
+	Knobs sock.Knobs
 }
 
 // MaxDatagram is the largest UDP payload netscript sends: 65535 bytes less

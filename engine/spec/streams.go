@@ -19,6 +19,10 @@ var (
 		Takes: []string{OptNoDelay, OptSendSize, OptRecvSize, OptBytes},
 		Client: func(f *ClientFlow) (workload.ClientLoop, error) {
 			l := &workload.Stream{Loop: f.Loop, FD: f.FD, SendSize: f.SendSize, Bytes: f.Spec.Bytes, Drain: StreamDrain}
+			var err error
+			if l.ZeroCopy, err = zeroCopyOf(f); err != nil {
+				return nil, err
+			}
 			l.Prepare()
 			return l, nil
 		},
@@ -42,7 +46,8 @@ var (
 			return l, nil
 		},
 		Server: func(p *ServerParams) workload.ServerLoop {
-			return &workload.MaertsSource{FD: p.FD, SendSize: p.SendSize, Bytes: p.Bytes, Pace: workload.NewPacer(p.Rate), Stop: p.Stop}
+			return &workload.MaertsSource{FD: p.FD, SendSize: p.SendSize, Bytes: p.Bytes, Pace: workload.NewPacer(p.Rate), Stop: p.Stop,
+				ZeroCopy: p.ZeroCopy}
 		},
 		MuxServer: mux.ServeMaerts,
 	}
@@ -63,6 +68,10 @@ var (
 				return nil, err
 			}
 			l := &workload.UDPStream{Loop: f.Loop, FD: f.FD, SendSize: f.SendSize, Bytes: f.Spec.Bytes}
+			var err error
+			if l.ZeroCopy, err = zeroCopyOf(f); err != nil {
+				return nil, err
+			}
 			l.Prepare()
 			return l, nil
 		},

@@ -25,6 +25,10 @@ func connClient(f *ClientFlow) (workload.ClientLoop, error) {
 	s := f.Spec
 	l := &workload.CRR{Loop: f.Loop, Remote: f.Remote, Local: f.Local, Walk: f.Walk, NoDelay: s.NoDelay,
 		Request: s.Request, Response: s.Response, FastOpen: s.FastOpen, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}
+	l.TCPInfo = s.Knobs.TCPInfo
+	if s.Knobs.Given() {
+		l.Knobs = &s.Knobs
+	}
 	l.Prepare()
 	return l, nil
 }
@@ -33,5 +37,5 @@ func connClient(f *ClientFlow) (workload.ClientLoop, error) {
 // transaction: it accepts, reads the request, answers and closes first.
 func connServer(p *ServerParams) workload.ServerLoop {
 	return &workload.CRRServer{LFD: p.FD, Request: p.Request, Response: p.Response, FastOpen: p.FastOpen,
-		Allowed: p.Allowed, Stop: p.Stop, Check: p.Check, Transactions: p.Transactions}
+		Allowed: p.Allowed, Stop: p.Stop, Check: p.Check, Transactions: p.Transactions, TCPInfo: p.TCPInfo}
 }

@@ -79,6 +79,9 @@ func (s *Spec) Validate() error {
 	if err := s.validateLiveness(); err != nil {
 		return err
 	}
+	if err := s.validateKnobs(); err != nil {
+		return err
+	}
 	return s.validateControl()
 }
 

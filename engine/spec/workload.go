@@ -104,6 +104,13 @@ type ServerParams struct {
 	// Check, for a connection per transaction, is called every
 	// workload.CRRCheckEvery accepts (the daemon's connection rate bound).
 	Check func() error
+	// TCPInfo, for a connection per transaction, reads TCP_INFO of every
+	// connection before it closes (tcp_info=True).
+	TCPInfo bool
+	// QuickAck re-arms TCP_QUICKACK after each receive (quickack=True).
+	QuickAck bool
+	// ZeroCopy sends with MSG_ZEROCOPY (TCP_MAERTS, zerocopy=True).
+	ZeroCopy bool
 }
 
 // Workloads lists every workload, in the order help lists them.

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/result"
 	"netscript/engine/sock"
 )
 
@@ -56,7 +57,9 @@ type Counts struct {
 	Drained   uint64 // bytes read after the measured interval ended (TCP_MAERTS)
 	FastOpen  FastOpenCounts
 
-	Censored Censored // the transactions discarded at the end: how old they were
+	Censored Censored        // the transactions discarded at the end: how old they were
+	TCP      result.TCPSums  // TCP_INFO of the flow's connection(s) over the interval (tcpinfo.go)
+	ZeroCopy result.ZeroCopy // with zerocopy=True: the MSG_ZEROCOPY sends and their completions
 }
 
 // FastOpenCounts is what TCP_INFO said about each TCP_CRR connection made
@@ -89,11 +92,13 @@ type ServerCounts struct {
 	Errors        Errnos
 	Peers         Peers // the distinct client addresses seen
 
-	SendCalls uint64 // send calls that moved data (streams)
-	RecvCalls uint64 // receive calls that returned data (UDP_STREAM: datagrams)
-	Markers   uint64 // UDP_STREAM: end-of-test datagrams seen
-	FastOpen  uint64 // TCP_CRR: accepted connections whose SYN carried the request
-	Strangers uint64 // connections or datagrams refused: not from the authenticated client
+	SendCalls uint64          // send calls that moved data (streams)
+	RecvCalls uint64          // receive calls that returned data (UDP_STREAM: datagrams)
+	Markers   uint64          // UDP_STREAM: end-of-test datagrams seen
+	FastOpen  uint64          // TCP_CRR: accepted connections whose SYN carried the request
+	Strangers uint64          // connections or datagrams refused: not from the authenticated client
+	TCP       result.TCPSums  // TCP_INFO of the connections served (tcpinfo.go)
+	ZeroCopy  result.ZeroCopy // TCP_MAERTS with zerocopy=True: the MSG_ZEROCOPY sends and their completions
 }
 
 // Peers keeps the distinct peer addresses (without ports) a server saw, up
@@ -198,4 +203,6 @@ func (c *ServerCounts) Merge(o *ServerCounts) {
 	c.Markers += o.Markers
 	c.FastOpen += o.FastOpen
 	c.Strangers += o.Strangers
+	c.TCP.Merge(&o.TCP)
+	c.ZeroCopy.Add(o.ZeroCopy)
 }

@@ -44,6 +44,13 @@ type CRR struct {
 	// connTick: no Ticker runs on the loop's thread, so every connection
 	// carries socket timeouts (sock.SetTickRaw) instead.
 	connTick bool
+
+	// TCPInfo reads TCP_INFO of every connection just before it closes,
+	// into Result.TCP (tcpinfo.go): one more call per transaction.
+	TCPInfo bool
+	tcp     tcpNote
+	// Knobs are the socket options set on every connection (knobs.go).
+	Knobs *sock.Knobs
 }
 
 // Prepare allocates the loop's buffers.
@@ -109,6 +116,9 @@ func (c *CRR) Run() {
 		c.last = now
 	}
 	c.finish(byDeadline)
+	if c.TCPInfo {
+		c.Result.TCP.SpanNs = uint64(c.Result.Elapsed)
+	}
 }
 
 // fatalConnect reports errnos that mean the server is gone rather than a
@@ -148,6 +158,9 @@ func (c *CRR) one(family int) unix.Errno {
 		// failed, so the kinds add up to the attempts and to what the
 		// kernel counted.
 		c.noteFastOpen(fd)
+	}
+	if c.TCPInfo {
+		c.tcp.note(fd, &c.Result.TCP)
 	}
 	sock.Close(fd)
 	return en
@@ -232,6 +245,11 @@ func (c *CRR) setup(fd int) unix.Errno {
 			return en
 		}
 	}
+	if c.Knobs != nil {
+		if err := c.Knobs.Apply(fd, c.Remote.Family(), true, true, "client"); err != nil {
+			return err.(*sock.KnobError).Err // the client checked them before the interval (client.probeKnobs)
+		}
+	}
 	if c.Local != nil {
 		if en := sock.SetInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1); en != 0 {
 			return en
@@ -307,6 +325,12 @@ type CRRServer struct {
 	resp []byte
 	peer sock.Addr
 	info sock.TCPInfo
+
+	// TCPInfo reads TCP_INFO of every connection before it closes, into
+	// Counts.TCP.
+	TCPInfo bool
+	tcp     tcpNote
+	started time.Time
 }
 
 // Prepare allocates the loop's buffers.
@@ -319,6 +343,10 @@ func (s *CRRServer) Prepare() {
 func (s *CRRServer) Run() {
 	if s.rbuf == nil {
 		s.Prepare()
+	}
+	if s.TCPInfo {
+		s.started = time.Now()
+		defer func() { s.Counts.TCP.SpanNs = uint64(time.Since(s.started)) }()
 	}
 	for !s.Stop.Load() {
 		fd, en := sock.Accept(s.LFD, &s.peer)
@@ -357,6 +385,9 @@ func (s *CRRServer) Run() {
 		s.peer.Received()
 		s.Counts.Peers.Add(s.peer.AddrPort().Addr())
 		s.serve(fd)
+		if s.TCPInfo {
+			s.tcp.note(fd, &s.Counts.TCP)
+		}
 		sock.Close(fd)
 		if s.Transactions > 0 && s.Counts.Transactions >= s.Transactions {
 			return

@@ -9,6 +9,10 @@ import (
 type Sample struct {
 	At    time.Duration // when it was taken, from the loop's start
 	Count uint64        // the loop's work so far: transactions, or bytes for streams
+	// With Interim.TCP: the connection's segments retransmitted since
+	// the start and its congestion window (interim_tcp.go).
+	Retrans, Cwnd uint32
+	TCP           bool
 }
 
 // Interim collects a loop's interim samples (netperf's demo mode, -D): the
@@ -22,6 +26,9 @@ type Interim struct {
 	k    int           // samples taken (the loop's own count)
 	n    atomic.Int64  // samples published
 	next time.Duration // the next boundary
+
+	// TCP, if set, reads the flow's TCP_INFO into each sample.
+	TCP *InterimTCP
 }
 
 // NewInterim returns a collector for samples every every over a test of
@@ -74,6 +81,9 @@ func (iv *Interim) add(at time.Duration, count uint64) {
 		return
 	}
 	iv.buf[iv.k] = Sample{At: at, Count: count}
+	if iv.TCP != nil {
+		iv.TCP.read(&iv.buf[iv.k])
+	}
 	iv.k++
 	iv.n.Store(int64(iv.k))
 }

@@ -119,6 +119,10 @@ type MaertsSource struct {
 	ServerOutcome
 
 	buf []byte
+
+	// ZeroCopy sends with MSG_ZEROCOPY (zerocopy.go).
+	ZeroCopy bool
+	zc       *sock.ZeroCopy
 }
 
 // Prepare allocates the loop's buffer.
@@ -135,6 +139,10 @@ func (s *MaertsSource) Run() {
 		s.Prepare()
 	}
 	defer sock.Shutdown(s.FD, unix.SHUT_WR)
+	if !s.startZeroCopy() {
+		return
+	}
+	defer s.zeroCopyDone()
 	start := time.Now()
 	forever := time.Duration(1<<63 - 1)
 	for !s.Stop.Load() {
@@ -150,7 +158,7 @@ func (s *MaertsSource) Run() {
 		if left := s.Bytes - s.Counts.BytesSent; s.Bytes > 0 && left < uint64(len(b)) {
 			b = b[:left]
 		}
-		n, en := sock.Write(s.FD, b)
+		n, en := s.write(b)
 		if en != 0 {
 			if en == unix.EAGAIN || en == unix.EINTR {
 				continue

@@ -29,6 +29,8 @@ type RR struct {
 	req  []byte          // one request
 	rbuf []byte          // one response
 	sent []time.Duration // ring of send times, one per request in flight
+
+	QuickAck bool // re-arm TCP_QUICKACK after each receive (quickack=True)
 }
 
 // Prepare allocates the loop's buffers; Run allocates nothing after it.
@@ -108,6 +110,9 @@ func (r *RR) Run() {
 			r.fail("recv", en)
 			break
 		}
+		if r.QuickAck {
+			sock.QuickAck(r.FD)
+		}
 		if n == 0 {
 			r.Err = peerError{"recv"}
 			break
@@ -163,6 +168,8 @@ type RRServer struct {
 
 	rbuf []byte
 	resp []byte
+
+	QuickAck bool // re-arm TCP_QUICKACK after each receive (quickack=True)
 }
 
 // Prepare allocates the loop's buffers.
@@ -195,6 +202,9 @@ func (s *RRServer) Run() {
 				s.Err = fmt.Errorf("recv: %w", en)
 			}
 			return
+		}
+		if s.QuickAck {
+			sock.QuickAck(s.FD)
 		}
 		if n == 0 {
 			return

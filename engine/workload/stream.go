@@ -25,6 +25,9 @@ type Stream struct {
 
 	buf  []byte
 	rbuf []byte
+
+	// ZeroCopy, if set, sends with MSG_ZEROCOPY (zerocopy.go).
+	ZeroCopy *sock.ZeroCopy
 }
 
 // Prepare allocates the loop's buffer.
@@ -57,7 +60,7 @@ func (s *Stream) Run() {
 		if left := s.Bytes - s.Result.BytesSent; s.Bytes > 0 && left < uint64(len(b)) {
 			b = b[:left]
 		}
-		n, en := sock.Write(s.FD, b)
+		n, en := s.write(b)
 		now = time.Since(s.Start)
 		if en != 0 {
 			if en == unix.EAGAIN || en == unix.EINTR {
@@ -83,6 +86,7 @@ func (s *Stream) Run() {
 	if s.Err == nil {
 		s.closeAndWait()
 	}
+	s.zeroCopyDone()
 	s.Result.Elapsed = s.last
 	if s.Live != nil {
 		s.pubAt = 0

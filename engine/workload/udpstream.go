@@ -24,6 +24,9 @@ type UDPStream struct {
 	Bytes    uint64 // end after this many bytes sent; 0: by time
 
 	buf []byte
+
+	// ZeroCopy, if set, sends with MSG_ZEROCOPY (zerocopy.go).
+	ZeroCopy *sock.ZeroCopy
 }
 
 // Markers is how many end-of-test datagrams UDPStream sends (netperf sends
@@ -59,7 +62,7 @@ func (u *UDPStream) Run() {
 		if left := u.Bytes - u.Result.BytesSent; u.Bytes > 0 && left < uint64(len(b)) {
 			b = b[:left]
 		}
-		n, en := sock.Write(u.FD, b)
+		n, en := u.write(b)
 		now := time.Since(u.Start)
 		if now >= u.dead {
 			// Sent (or refused) after the deadline: the interval is over.
@@ -93,6 +96,7 @@ func (u *UDPStream) Run() {
 		break
 	}
 	u.finishStream(byDeadline)
+	u.zeroCopyDone()
 	for i := 0; i < Markers; i++ {
 		sock.SendEmpty(u.FD)
 	}

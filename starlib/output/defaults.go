@@ -18,13 +18,14 @@ import (
 var (
 	// streamTable: bulk tests, netperf's receive socket, send socket and
 	// message sizes, then UDP_STREAM's loss.
-	streamTable = []string{"test", "config.remote_recv_buffer", "config.local_send_buffer", "config.send_size", "elapsed", "throughput", "udp.loss_pct"}
+	streamTable = []string{"test", "config.remote_recv_buffer", "config.local_send_buffer", "config.send_size", "elapsed", "throughput", "udp.loss_pct", "tcp.retransmits"}
 	// mixedTable: results of several kinds in one table.
 	mixedTable = []string{"test", "elapsed", "throughput", "units"}
 
 	// streamRecord: csv() and kv() have no width limit and add counts.
 	streamRecord = []string{"test", "brand", "config.remote_recv_buffer", "config.local_send_buffer", "config.send_size", "config.recv_size",
-		"elapsed", "throughput", "units", "bytes_sent", "bytes_received", "udp.sent", "udp.received", "udp.lost", "udp.loss_pct"}
+		"elapsed", "throughput", "units", "bytes_sent", "bytes_received", "udp.sent", "udp.received", "udp.lost", "udp.loss_pct",
+		"tcp.retransmits"}
 
 	// cpuFields join the defaults when a test measured CPU (cpu_util=True),
 	// as netperf's -c -C add them.
@@ -261,6 +262,7 @@ var tableHeaders = map[string][3]string{
 	"index":                     {"Flow"},
 	"local_port":                {"Local", "Port"},
 	"first":                     {"First", "done", "secs."},
+	"tcp.retransmits":           {"Retr", "", "#"},
 
 	// ReplayTable's columns.
 	"n":                    {"#"},

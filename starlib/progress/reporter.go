@@ -33,7 +33,11 @@ type InterimReporter interface {
 // the test's name and its time into the test instead of the epoch:
 // "Interim result: 17749.97 10^6bits/s over 0.200 seconds ending at 0.400 s (TCP_STREAM)".
 func InterimLine(i client.Interim) string {
-	s := fmt.Sprintf("Interim result: %.2f %s over %.3f seconds ending at %.3f s (%s", i.Throughput, i.Units, i.Interval, i.T, i.Test)
+	s := fmt.Sprintf("Interim result: %.2f %s over %.3f seconds ending at %.3f s", i.Throughput, i.Units, i.Interval, i.T)
+	if i.Retransmits != nil && i.Cwnd != nil {
+		s += fmt.Sprintf(", retr %d cwnd %d", *i.Retransmits, *i.Cwnd)
+	}
+	s += " (" + i.Test
 	if i.Brand != "" {
 		s += fmt.Sprintf(" %q", i.Brand)
 	}

@@ -89,6 +89,9 @@ func progressLine(pr client.Progress, iter string) string {
 		parts = append(parts, fmt.Sprintf("%s, %d transactions", progressSeconds(pr.Elapsed), pr.Transactions))
 	}
 	parts = append(parts, fmt.Sprintf("%.2f %s", pr.Throughput, pr.Units))
+	if pr.Retransmits != nil {
+		parts = append(parts, fmt.Sprintf("retr %d", *pr.Retransmits))
+	}
 	if iter != "" {
 		parts = append(parts, iter)
 	}

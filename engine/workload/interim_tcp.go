@@ -1,0 +1,21 @@
+package workload
+
+import "netscript/engine/sock"
+
+// InterimTCP reads a flow's connection's TCP_INFO into each interim
+// sample, once per interval (not per transaction), as iperf3's interval
+// lines show retransmits and the congestion window.
+type InterimTCP struct {
+	FD   int    // the flow's data connection
+	Base uint32 // tcpi_total_retrans at the start of the measured interval
+	r    sock.TCPReader
+}
+
+// read fills s's TCP figures; a failed read leaves them out.
+func (t *InterimTCP) read(s *Sample) {
+	retrans, cwnd, ok := t.r.Retrans(t.FD)
+	if !ok {
+		return
+	}
+	s.Retrans, s.Cwnd, s.TCP = retrans-t.Base, cwnd, true
+}

@@ -1,0 +1,33 @@
+package workload
+
+import (
+	"netscript/engine/result"
+	"netscript/engine/sock"
+)
+
+// tcpNote reads one connection's TCP_INFO into sums, for loops that
+// open a connection per transaction: their figures are over each
+// connection's whole life. It allocates nothing, and makes one system
+// call per connection: the congestion control algorithm, which every
+// connection of the loop gets alike, is read from the first.
+type tcpNote struct {
+	r      sock.TCPReader
+	c      result.TCPConn
+	cc     [16]byte
+	haveCC bool
+}
+
+// note adds fd's reading to sums.
+func (t *tcpNote) note(fd int, sums *result.TCPSums) {
+	if !t.haveCC {
+		if t.r.Conn(fd, &t.c) == 0 {
+			t.cc, t.haveCC = t.c.Congestion, true
+			sums.Add(&t.c)
+		}
+		return
+	}
+	if t.r.Stats(fd, &t.c) == 0 {
+		t.c.Congestion = t.cc
+		sums.Add(&t.c)
+	}
+}
