@@ -146,13 +146,14 @@ func drawBesideLegend(p *gplot.Plot, dc draw.Canvas) {
 	}
 	p.Legend = gplot.NewLegend() // nothing for p to draw over its data
 	pad := vg.Points(6)
-	p.Draw(draw.Crop(dc, 0, -(lw + pad), 0, 0))
+	p.Draw(draw.Crop(dc, 0, -(lw + 2*pad), 0, 0))
 	top := vg.Length(0)
 	if p.Title.Text != "" {
 		top = p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
 	}
 	leg.Top, leg.Left, leg.XOffs, leg.YOffs = true, false, 0, 0
-	leg.Draw(draw.Crop(dc, dc.Size().X-lw, 0, 0, -top))
+	// pad keeps the samples off the canvas's edge.
+	leg.Draw(draw.Crop(dc, dc.Size().X-lw-pad, -pad, 0, -top))
 }
 
 // Plot builds the gonum plot of the figure.
@@ -235,7 +236,9 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 			return nil, err
 		}
 		if s.Name != "" {
-			p.Legend.Add(clip(s.Name, 36), thumbs...)
+			// gonum ends the text one space before its sample, which a
+			// glyph's ring overlaps as rasterised: one more space.
+			p.Legend.Add(clip(s.Name, 36)+" ", thumbs...)
 		}
 	}
 	if f.XZero {
