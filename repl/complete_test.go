@@ -29,11 +29,11 @@ func TestComplete(t *testing.T) {
 		{"names", "r", "", []string{"r", "range", "rates", "repr", "return", "reversed", "round"}, true, ""},
 		// Keyword options inside a workload's call, and only them.
 		{"option", "x = tcp_rr(dur", "x = tcp_rr(", []string{"duration="}, true, ""},
-		{"option after another", "tcp_rr(duration=1, bu", "tcp_rr(duration=1, ", []string{"burst="}, true, ""},
+		{"option after another", "tcp_rr(duration=1, bur", "tcp_rr(duration=1, ", []string{"burst="}, true, ""},
 		// An option already given is not offered again.
 		{"used option", "tcp_rr(request=1, ", "tcp_rr(request=1, ", []string{"response="}, false, "request="},
 		// tcp_crr has no burst.
-		{"option of another workload", "tcp_crr(bu", "tcp_crr(", nil, true, ""},
+		{"option of another workload", "tcp_crr(bur", "tcp_crr(", nil, true, ""},
 		// Inside a nested call the innermost one counts.
 		{"nested call", "table([tcp_rr(transac", "table([tcp_rr(", []string{"transactions="}, true, ""},
 		// A non-workload builtin: its keywords, then names.
