@@ -15,14 +15,16 @@ import (
 type muxFigures struct {
 	Transactions uint64 `json:"transactions"`
 	TCP          *struct {
-		Connections uint64 `json:"connections"`
-		Congestion  string `json:"congestion"`
+		Connections uint64  `json:"connections"`
+		Congestion  string  `json:"congestion"`
+		MSS         float64 `json:"mss"`
 	} `json:"tcp"`
 	Remote struct {
 		Transactions uint64 `json:"transactions"`
 		TCP          *struct {
-			Connections uint64 `json:"connections"`
-			Congestion  string `json:"congestion"`
+			Connections uint64  `json:"connections"`
+			Congestion  string  `json:"congestion"`
+			MSS         float64 `json:"mss"`
 		} `json:"tcp"`
 	} `json:"remote"`
 	Config struct {
@@ -67,7 +69,8 @@ func TestQuickAckMultiplexed(t *testing.T) {
 
 // TestCRRKnobsMultiplexed: 8 multiplexed tcp_crr flows with
 // tcp_info=True read one connection per transaction on both ends, as many
-// as the client's kernel opened, with the algorithm asked for.
+// as the client's kernel opened, with the algorithm and (below the veth's
+// 1448) the MSS asked for.
 func TestCRRKnobsMultiplexed(t *testing.T) {
 	cli, _, _ := tcpPair(t, "mcrr")
 	c0 := cli.Counters(t)
@@ -77,7 +80,8 @@ func TestCRRKnobsMultiplexed(t *testing.T) {
 		t.Errorf("%d transactions, TCP_INFO of %d connections on the client and %d on the server, %d opened; want 200 of each",
 			f.Transactions, f.TCP.Connections, f.Remote.TCP.Connections, opens)
 	}
-	if f.TCP.Congestion != "reno" || f.Remote.TCP.Congestion != "reno" {
-		t.Errorf("congestion: client %q, server %q; want reno", f.TCP.Congestion, f.Remote.TCP.Congestion)
+	if f.TCP.Congestion != "reno" || f.Remote.TCP.Congestion != "reno" || f.TCP.MSS > 1200 || f.TCP.MSS <= 0 || f.Remote.TCP.MSS > 1200 {
+		t.Errorf("congestion: client %q, server %q; mss: client %.0f, server %.0f; want reno and at most 1200",
+			f.TCP.Congestion, f.Remote.TCP.Congestion, f.TCP.MSS, f.Remote.TCP.MSS)
 	}
 }
