@@ -243,3 +243,43 @@ func TestCRRKnobRefused(t *testing.T) {
 		t.Errorf("the server accepted %d connections; want none", s.Accepts)
 	}
 }
+
+// TestCRRKnobsAllocs: the knobs and the TCP_INFO read add nothing
+// allocated per connection to multiplexed TCP_CRR (measured as TestAllocs
+// does: the difference between a short and a long run).
+func TestCRRKnobsAllocs(t *testing.T) {
+	var th workload.Threads
+	defer th.Acquire(3)()
+	remote, _ := crrListener(t, 1, 1)
+	knobs := &sock.Knobs{Congestion: "reno", MSS: 1000, HasTOS: true, TOS: 0x10, TCPInfo: true}
+	run := func(per uint64) int64 {
+		flows := []*Flow{{}, {}}
+		var a, b runtime.MemStats
+		runtime.ReadMemStats(&a)
+		RunCRR(time.Now(), flows, &Config{Request: 1, Response: 1, Threads: 1, Remote: remote,
+			Limits: workload.Limits{Transactions: per}, Knobs: knobs})
+		runtime.ReadMemStats(&b)
+		for i, f := range flows {
+			if f.Err != nil || f.Result.Transactions != per || f.Result.TCP.Conns != per {
+				t.Fatalf("flow %d: %d transactions, %d read, of %d; err %v", i, f.Result.Transactions, f.Result.TCP.Conns, per, f.Err)
+			}
+		}
+		return int64(b.Mallocs - a.Mallocs)
+	}
+	run(20)
+	// The counters are the process's: the runtime's own few allocations
+	// (up to about 15 here) show up too, so the bound is per connection,
+	// and a run gets three tries, as workload's checkAllocs gives.
+	const short, long = 100, 3000
+	var perConn float64
+	for try := 1; try <= 3; try++ {
+		s := run(short)
+		extra, more := run(long)-s, 2*(long-short)
+		perConn = float64(extra) / float64(more)
+		t.Logf("try %d: %d more allocations for %d more connections: %.4f per connection", try, extra, more, perConn)
+		if perConn <= 0.01 {
+			return
+		}
+	}
+	t.Errorf("%.4f allocations per connection in each of three tries, want none", perConn)
+}
