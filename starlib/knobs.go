@@ -40,10 +40,11 @@ var knobOptions = []option{
 	{spec.OptCork, "False", "TCP_CORK on the data sockets of tcp_stream and tcp_maerts, both ends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.Cork, err = toBool(v); return }},
 	{spec.OptQuickAck, "False", "TCP_QUICKACK on tcp_rr, tcp_crr and tcp_cc, both ends, re-armed after each receive on tcp_rr " +
-		"(one more system call per transaction on each end)",
+		"(one more system call per transaction on each end), multiplexed flows (more than 4) too",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.QuickAck, err = toBool(v); return }},
 	{spec.OptTCPInfo, "False", "tcp_crr, tcp_cc: read TCP_INFO of every connection just before it closes, on both ends, " +
-		"into result.tcp and result.remote.tcp (one more system call per transaction); the other TCP tests always read it, outside their loops",
+		"into result.tcp and result.remote.tcp (one more system call per transaction), multiplexed flows (more than 4) too; " +
+		"the other TCP tests always read it, outside their loops",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.TCPInfo, err = toBool(v); return }},
 	{spec.OptZeroCopy, "False", "tcp_stream, tcp_maerts, udp_stream: send with MSG_ZEROCOPY (SO_ZEROCOPY) on the sending end, reading the completions from the error queue; " +
 		"result.zerocopy counts the sends, the completions and those the kernel copied after all (as it does on loopback)",

@@ -13,7 +13,6 @@ import (
 func TestBadKnobs(t *testing.T) {
 	cases := []struct{ code, want string }{
 		{`tcp_rr(zerocopy=True)`, "tcp_rr: zerocopy: does not apply to tcp_rr: it applies only to stream tests (MSG_ZEROCOPY on the sending end)"},
-		{`tcp_crr(tcp_info=True, flows=5)`, "tcp_crr: tcp_info: not with 5 flows: more than 4 flows of tcp_crr run multiplexed, and those open their connections without it"},
 		{`tcp_maerts(zerocopy=True, flows=5)`, "tcp_maerts: zerocopy: not with 5 flows: the sender of more than 4 flows runs them multiplexed, without MSG_ZEROCOPY"},
 		{`udp_stream(congestion="cubic")`, "udp_stream: congestion: does not apply to udp_stream: it applies only to TCP tests: UDP has no congestion control"},
 		{`udp_rr(mss=1000)`, "udp_rr: mss: does not apply to udp_rr"},
@@ -39,6 +38,11 @@ func TestBadKnobs(t *testing.T) {
 		// its data sockets, so on one machine the server refuses first.)
 		{`tcp_stream(duration=0.2, congestion="nosuch")`, "tcp_stream: congestion: the server's kernel refused it: no such file or directory (ENOENT); it offers "},
 		{`tcp_crr(duration=0.2, congestion="nosuch")`, "tcp_crr: congestion: the server's kernel refused it"},
+		// The same with more than 4 flows, which run multiplexed.
+		{`tcp_crr(duration=0.2, flows=8, congestion="nosuch", tcp_info=True)`, "tcp_crr: congestion: the server's kernel refused it: no such file or directory (ENOENT); it offers "},
+		{`tcp_cc(duration=0.2, flows=8, congestion="nosuch")`, "tcp_cc: congestion: the server's kernel refused it: no such file or directory (ENOENT)"},
+		{`tcp_rr(duration=0.2, flows=8, congestion="nosuch", quickack=True)`, "tcp_rr: congestion: the server's kernel refused it: no such file or directory (ENOENT)"},
+		{`tcp_crr(flows=8, zerocopy=True)`, "tcp_crr: zerocopy: does not apply to tcp_crr"},
 	}
 	for _, c := range cases {
 		th, _ := newTestThread(t)

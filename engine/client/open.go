@@ -248,7 +248,7 @@ func (w *worker) prepareMux(s *spec.Spec) error {
 	cfg := &mux.Config{Request: s.Request, Response: s.Response, Burst: s.Burst,
 		Limits: workload.Limits{Duration: s.Duration, Transactions: s.Transactions}, Stop: &w.stop,
 		Threads: muxThreads(len(w.flows)), Remote: w.mflows[0].Remote, NoDelay: s.NoDelay,
-		SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer, CPU: s.CPU}
+		SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer, CPU: s.CPU, Knobs: &s.Knobs}
 	var err error
 	w.mux, err = s.Workload.Mux(w.mflows, cfg)
 	if err != nil && s.CPU != nil {

@@ -1,12 +1,14 @@
 package mux
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"golang.org/x/sys/unix"
 
 	"netscript/engine/sock"
+	"netscript/engine/workload"
 )
 
 // maxConsecutiveFailures ends a flow whose connects keep failing.
@@ -62,12 +64,24 @@ type crrState struct {
 	// holdSend: open leaves the request to the caller (the start, which
 	// opens every flow's first connection before it sends).
 	holdSend bool
+	// knobs are set on every connection before it connects (nil: none
+	// given); with tcpInfo each connection's TCP_INFO is read into its
+	// flow's Result.TCP just before it closes, as workload.CRR does.
+	knobs   *sock.Knobs
+	tcpInfo bool
+	note    workload.TCPNote
 }
 
 func crrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 	dead := cfg.deadline()
 	t := &crrState{cfg: cfg, epfd: epfd, req: make([]byte, cfg.Request), buf: make([]byte, 64<<10),
 		dead: dead, family: cfg.Remote.Family(), conns: make([]crrFlow, len(flows))}
+	if k := cfg.Knobs; k != nil {
+		if k.Given() {
+			t.knobs = k
+		}
+		t.tcpInfo = k.TCPInfo
+	}
 	for i := range t.conns {
 		t.conns[i].fd = -1
 	}
@@ -135,7 +149,7 @@ func crrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 	}
 	for i, f := range flows {
 		if c := &t.conns[i]; c.fd >= 0 {
-			sock.Close(c.fd)
+			t.close(f, c.fd)
 			c.fd = -1
 			if f.Err == nil {
 				f.inflight = 1 // begun, not finished: discarded
@@ -143,7 +157,20 @@ func crrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 			}
 		}
 		f.finish(byDeadline, dead)
+		if t.tcpInfo {
+			f.Result.TCP.SpanNs = uint64(f.Result.Elapsed)
+		}
 	}
+}
+
+// close closes one of f's connections, reading its TCP_INFO first when
+// asked (every connection past its set-up is read, whatever became of its
+// transaction, as workload.CRR reads them).
+func (t *crrState) close(f *Flow, fd int) {
+	if t.tcpInfo {
+		t.note.Note(fd, &f.Result.TCP)
+	}
+	sock.Close(fd)
 }
 
 // next begins flow i's next transaction at now (unless its limit is
@@ -162,6 +189,10 @@ func (t *crrState) next(f *Flow, i int, now time.Duration) {
 	}
 	f.Result.Errors.Add(en)
 	f.failures++
+	if f.Err != nil { // a knob the kernel refused (open): it would refuse every connection
+		f.done = true
+		return
+	}
 	if fatalConnect(en) || f.failures >= maxConsecutiveFailures {
 		f.fail("connect", en)
 		return
@@ -203,6 +234,16 @@ func (t *crrState) open(f *Flow, i int, now time.Duration) unix.Errno {
 			return fail(en)
 		}
 	}
+	if t.knobs != nil {
+		// Before bind and connect, as mss must be. The client tried them
+		// on a probe socket before the interval, so a refusal here is
+		// one no connection would get past: it ends the flow with the
+		// knob's error (next), not ten thousand retries.
+		if err := t.knobs.Apply(fd, t.family, true, true, "client"); err != nil {
+			f.Err = err
+			return fail(knobErrno(err))
+		}
+	}
 	switch {
 	case f.Walk != nil:
 		// netperf's way: SO_REUSEADDR and the walk's next port; a port
@@ -231,7 +272,8 @@ func (t *crrState) open(f *Flow, i int, now time.Duration) unix.Errno {
 	}
 	en = sock.Connect(fd, remote)
 	if en != 0 && en != unix.EINPROGRESS {
-		return fail(en)
+		t.close(f, fd)
+		return en
 	}
 	if en := sock.EpollCtl(t.epfd, unix.EPOLL_CTL_ADD, fd, unix.EPOLLIN|unix.EPOLLOUT|unix.EPOLLRDHUP|unix.EPOLLET, int32(i)); en != 0 {
 		return fail(en)
@@ -267,7 +309,7 @@ func (t *crrState) send(f *Flow, c *crrFlow) {
 
 // drop abandons the current connection after a failure and counts it.
 func (t *crrState) drop(f *Flow, c *crrFlow, en unix.Errno) {
-	sock.Close(c.fd)
+	t.close(f, c.fd)
 	c.fd, c.phase = -1, idle
 	f.inflight = 0
 	f.Result.Errors.Add(en)
@@ -315,7 +357,7 @@ func (t *crrState) event(f *Flow, i int, start time.Time) {
 			}
 			return
 		}
-		sock.Close(c.fd)
+		t.close(f, c.fd)
 		c.fd, c.phase = -1, idle
 		f.inflight = 0
 		f.Result.Connects++
@@ -326,4 +368,14 @@ func (t *crrState) event(f *Flow, i int, start time.Time) {
 		}
 		return
 	}
+}
+
+// knobErrno is the errno of a knob the kernel refused (sock.Knobs.Apply's
+// error), counted like any failed connection.
+func knobErrno(err error) unix.Errno {
+	var ke *sock.KnobError
+	if errors.As(err, &ke) {
+		return ke.Err
+	}
+	return unix.EINVAL
 }

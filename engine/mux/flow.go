@@ -57,6 +57,12 @@ type Config struct {
 	// connection (TCP_RR's sockets come ready made).
 	SendBuffer, RecvBuffer int
 	CPU                    *int // bind every thread to this CPU; nil leaves them to the scheduler
+	// Knobs, if set, are the test's socket knobs (knobs.go): TCP_CRR sets
+	// them on every connection before it connects and, with TCPInfo,
+	// reads each connection's TCP_INFO before it closes; TCP_RR, whose
+	// sockets come with them set, re-arms TCP_QUICKACK after each receive
+	// when QuickAck is.
+	Knobs *sock.Knobs
 }
 
 // deadline returns the end of the measured interval as an offset.

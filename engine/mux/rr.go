@@ -55,7 +55,7 @@ func rrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 	buf := make([]byte, min(max(cfg.Response, 1), 1<<20))
 	events := make([]unix.EpollEvent, min(len(flows), 512))
 	active := len(flows)
-	t := &rrState{cfg: cfg, req: req, buf: buf, dead: dead, epfd: epfd}
+	t := &rrState{cfg: cfg, req: req, buf: buf, dead: dead, epfd: epfd, quickAck: cfg.Knobs != nil && cfg.Knobs.QuickAck}
 	for i, f := range flows {
 		if !f.done {
 			f.Result.Began = time.Since(start)
@@ -112,6 +112,9 @@ type rrState struct {
 	buf  []byte
 	dead time.Duration
 	epfd int
+	// quickAck re-arms TCP_QUICKACK after each receive (quickack=True),
+	// as workload.RR does: one setsockopt per receive, only when asked.
+	quickAck bool
 }
 
 // issue sends flow i's next request, stamped now, unless its count limit
@@ -171,6 +174,9 @@ func (t *rrState) receive(f *Flow, i int, start time.Time) {
 	if en != 0 {
 		f.fail("recv", en)
 		return
+	}
+	if t.quickAck {
+		sock.QuickAck(f.FD)
 	}
 	if n == 0 {
 		f.Err = errPeerClosed

@@ -51,6 +51,10 @@ type ServeConfig struct {
 	// Ready, if set, is called once every thread is set up and waiting
 	// for requests (or has failed).
 	Ready func()
+	// QuickAck, TCP_RR: re-arm TCP_QUICKACK after each receive
+	// (quickack=True), as workload.RRServer does; the connections come
+	// with it set once.
+	QuickAck bool
 }
 
 // ServeStats is what Serve reports about its threads.
@@ -65,7 +69,7 @@ type ServeStats struct {
 // sees at once that every request was answered.
 func Serve(conns []*Conn, cfg ServeConfig) ServeStats {
 	return serveOn(conns, &cfg, func(part []*Conn, ready func()) {
-		serveThread(part, cfg.Request, cfg.Response, cfg.Stop, ready)
+		serveThread(part, cfg.Request, cfg.Response, cfg.Stop, ready, cfg.QuickAck)
 	})
 }
 
@@ -122,7 +126,7 @@ func serveOn(conns []*Conn, cfg *ServeConfig, loop func(part []*Conn, ready func
 
 // serveThread serves conns until all have closed or stop is set; ready is
 // called once they are registered with epoll (or the thread failed).
-func serveThread(conns []*Conn, request, response int, stop *atomic.Bool, ready func()) {
+func serveThread(conns []*Conn, request, response int, stop *atomic.Bool, ready func(), quickAck bool) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		for _, c := range conns {
@@ -165,7 +169,7 @@ func serveThread(conns []*Conn, request, response int, stop *atomic.Bool, ready 
 				flushResponses(epfd, c, i, resp)
 			}
 			if ev.Events&(unix.EPOLLIN|unix.EPOLLERR|unix.EPOLLHUP) != 0 && !c.closed {
-				readRequests(epfd, c, i, request, response, rbuf, resp)
+				readRequests(epfd, c, i, request, response, rbuf, resp, quickAck)
 			}
 			if c.closed {
 				open--
@@ -175,10 +179,14 @@ func serveThread(conns []*Conn, request, response int, stop *atomic.Bool, ready 
 }
 
 // readRequests reads once from c; every complete request owes a response.
-func readRequests(epfd int, c *Conn, i, request, response int, rbuf, resp []byte) {
+// With quickAck, each receive re-arms TCP_QUICKACK.
+func readRequests(epfd int, c *Conn, i, request, response int, rbuf, resp []byte, quickAck bool) {
 	n, en := sock.Read(c.FD, rbuf[:min(request-c.got, len(rbuf))])
 	if en == unix.EAGAIN || en == unix.EINTR {
 		return
+	}
+	if quickAck && en == 0 {
+		sock.QuickAck(c.FD)
 	}
 	if en != 0 || n == 0 {
 		if en != 0 && en != unix.ECONNRESET {

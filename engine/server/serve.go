@@ -261,7 +261,7 @@ func (t *test) serveMux() {
 	// accepted closes once the epoll threads wait for requests.
 	st := t.w.MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, RecvSize: t.recvSize,
 		SendSize: t.sendSize, Bytes: m.Bytes, Rate: m.Rate, Threads: muxThreads(len(conns)),
-		Stop: &t.stopped, CPU: m.CPU, Ready: func() { close(t.accepted) }})
+		Stop: &t.stopped, CPU: m.CPU, Ready: func() { close(t.accepted) }, QuickAck: t.knobs.QuickAck})
 	if st.Err != nil {
 		t.fail(fmt.Errorf("remote_cpu: %w", st.Err))
 	}

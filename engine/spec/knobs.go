@@ -69,14 +69,6 @@ func (s *Spec) validateKnobs() error {
 	if k.ZeroCopy && (s.Multiplexed() || s.Workload.ServerSends && s.FlowCount() > ThreadedFlows) {
 		return bad(OptZeroCopy, "not with %d flows: the sender of more than %d flows runs them multiplexed, without MSG_ZEROCOPY", s.FlowCount(), ThreadedFlows)
 	}
-	if s.Workload.PerTransaction && s.Multiplexed() {
-		for _, r := range knobRules {
-			if r.given(k) {
-				return bad(r.name, "not with %d flows: more than %d flows of %s run multiplexed, and those open their connections without it",
-					s.FlowCount(), ThreadedFlows, s.Workload.Name)
-			}
-		}
-	}
 	if s.NoControl && k.Given() {
 		for _, r := range knobRules {
 			if r.given(k) && !clientOnly(r.name) {
