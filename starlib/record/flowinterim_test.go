@@ -57,7 +57,7 @@ func TestRecordKeepsFlowInterim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := starlark.Eval(th, "d.py", `d["flows"][0]["interim"][0]["cwnd"], d["flows"][1]["interim"][0]["retransmits"], d["flows"][2]["interim"]`,
+	v, err := starlark.EvalOptions(starlib.FileOptions(), th, "d.star", `d["flows"][0]["interim"][0]["cwnd"], d["flows"][1]["interim"][0]["retransmits"], d["flows"][2]["interim"]`,
 		starlark.StringDict{"d": d})
 	if err != nil {
 		t.Fatal(err)
