@@ -114,7 +114,11 @@ out; docs/results.md describes every field.
   remote               the server's own counts: transactions, bytes_sent,
                        bytes_received, accepts, elapsed, errors, peers
   tcp, remote.tcp      the kernel's TCP_INFO of each end: help("result.tcp")
-  zerocopy             with zerocopy=True: help("result.zerocopy")`
+  zerocopy             with zerocopy=True: help("result.zerocopy")
+  interim              with interval: samples t, throughput, interval (and
+                       retransmits, cwnd for TCP), one per interval
+  flows                each flow's own figures and interim samples:
+                       help("result.flows")`
 
 // helpBuiltin prints documentation through the thread's print function.
 func helpBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -213,6 +217,9 @@ func helpDocOf(name string) (string, bool) {
 		return d, true
 	}
 	if d, ok := fieldDoc[name]; ok {
+		return d, true
+	}
+	if d, ok := flowDoc[name]; ok {
 		return d, true
 	}
 	if d, ok := numbersDoc[name]; ok {

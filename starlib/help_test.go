@@ -30,6 +30,9 @@ func TestHelp(t *testing.T) {
 		{"function", "def f(a, b=2):\n    \"\"\"Adds.\"\"\"\n    return a + b\nhelp(f)", []string{"f(a, b=2)", "Adds."}},
 		// A module lists its members.
 		{"module", `help(math)`, []string{"math", "sqrt"}},
+		// A flow of a result: its fields, its own interim samples.
+		{"flow", `help(tcp_rr(transactions=5).flows[0])`, []string{"result.flows[i] -> flow", "interim", "result.interim[k]"}},
+		{"flows by name", `help("result.flows")`, []string{"result.flows[i] -> flow"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -38,8 +38,8 @@ plot().
 Draws the interim samples of results (tests run with interval=) against one
 time axis: each sample at its result's start plus its t, so the tests of
 one parallel() call share a clock. One line per result, or per flow with
-per_flow=True (for flows that keep interim samples). Returns the path;
-width and height (pixels) as for plot().
+per_flow=True, from each flow's own samples (result.flows[i].interim).
+Returns the path; width and height (pixels) as for plot().
   bulk, rr = parallel([lambda: tcp_stream(duration=2, interval=0.5),
                        lambda: tcp_rr(duration=2, interval=0.5)])
   timeseries([rr], file="probe.svg")`,

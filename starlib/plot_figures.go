@@ -93,26 +93,13 @@ func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title s
 	}
 	samples := 0
 	for i, r := range rows {
-		lines := []starlark.Value{r}
-		names := []string{rowName(r, i)}
-		if perFlow {
-			fl, err := plotField(r, "flows")
-			if err != nil {
-				return nil, fmt.Errorf("results[%d]: %w", i, err)
-			}
-			l, _ := fl.(*starlark.List)
-			lines, names = nil, nil
-			for k := 0; l != nil && k < l.Len(); k++ {
-				lines = append(lines, l.Index(k))
-				names = append(names, fmt.Sprintf("%s flow %d", rowName(r, i), k))
-			}
+		lines, names, err := timeseriesLines(r, i, perFlow, len(rows) == 1)
+		if err != nil {
+			return nil, err
 		}
 		for k, line := range lines {
 			iv, err := output.Field(line, "interim")
 			if err != nil {
-				if perFlow {
-					return nil, fmt.Errorf("per_flow=True: the flows of results[%d] (%s) keep no interim samples", i, testName(r))
-				}
 				return nil, fmt.Errorf("results[%d]: %w", i, err)
 			}
 			l, _ := iv.(*starlark.List)

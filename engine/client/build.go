@@ -57,19 +57,14 @@ func (r *run) build(w *worker) *result.Result {
 		}
 	}
 	var ivs []*workload.Interim
-	for _, f := range w.flows {
+	for i, f := range w.flows {
 		if l := f.base(); l != nil && l.Interim != nil {
 			ivs = append(ivs, l.Interim)
+			res.Flows[i].Interim = samplesOf(l.Interim.Samples(), res.Units)
 		}
 	}
 	if len(ivs) > 0 {
-		ss := combineSamples(ivs)
-		for i := range ss {
-			t, d, v := sampleRate(ss, i, res.Units)
-			smp := result.Sample{T: t, Throughput: v, Interval: d}
-			sampleTCP(&smp, ss, i)
-			res.Interim = append(res.Interim, smp)
-		}
+		res.Interim = append(res.Interim, samplesOf(combineSamples(ivs), res.Units)...)
 	}
 	res.Throughput = r.throughput(res)
 	res.Config = r.config(w)
@@ -94,6 +89,7 @@ func (r *run) buildFlow(f *flow) *result.Flow {
 		Connects:      c.Connects,
 		Errors:        c.Errors.Map(),
 		DataPort:      f.dataPort,
+		Interim:       []result.Sample{},
 	}
 	if c.Lost > 0 {
 		fl.Errors["timeout"] += c.Lost

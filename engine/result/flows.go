@@ -44,6 +44,13 @@ type Flow struct {
 	Censored *Censored `json:"censored"` // RR tests: this flow's transactions discarded at the end; nil for streams
 	// TCP is the client's TCP_INFO figures of this flow's connection(s).
 	TCP *TCP `json:"tcp"`
+	// Interim is this flow's own interim samples, with interval: what the
+	// test's Interim holds, from this flow's counts alone and at the
+	// instants it took them (one flow's are the test's). Over sample k the
+	// flows' work (throughput × interval), retransmits and cwnd add up to
+	// the test's sample k; a flow that ran on past the others has samples
+	// beyond the test's. Empty without interval.
+	Interim []Sample `json:"interim"`
 }
 
 // FlowRemote is the server's count of one flow's connection.

@@ -82,6 +82,9 @@ func (f *Figure) Text(unicode bool) (string, error) {
 	if !f.LogY && ymin > 0 {
 		ymin = 0 // from zero, so that a small difference looks small
 	}
+	if f.XZero && !f.LogX && xmin > 0 {
+		xmin = 0 // time from the start, as the pictures draw it
+	}
 	col := scaler(tx, xmin, xmax, plotCols-1)
 	row := scaler(ty, ymin, ymax, rows-1)
 	grid := make([][]string, rows)

@@ -85,6 +85,7 @@ func TestTextGolden(t *testing.T) {
 				Series: []Series{{Points: []Point{{X: 0, Y: 10, Low: 8, High: 12, Err: true}, {X: 1, Y: 30, Low: 25, High: 33, Err: true}, {X: 2, Y: 20, Low: 19, High: 21, Err: true}}}}}
 			return f.Text(false)
 		}, false},
+		{"timeseries_flows", func() (string, error) { return flowsTimeseries().Text(false) }, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
