@@ -84,7 +84,8 @@ func (j *jsonLines) Result(res *result.Result, err error) {
 
 // Interim writes the line of one interim sample (Env.OnInterim).
 func (j *jsonLines) Interim(i client.Interim) {
-	d, err := starlib.SampleJSON(result.Sample{T: i.T, Throughput: i.Throughput, Interval: i.Interval})
+	d, err := starlib.SampleJSON(result.Sample{T: i.T, Throughput: i.Throughput, Interval: i.Interval,
+		Retransmits: i.Retransmits, Cwnd: i.Cwnd})
 	if err != nil {
 		return
 	}

@@ -124,6 +124,8 @@ type jsonLineRead struct {
 	Result  json.RawMessage `json:"result"`
 	Sample  *struct {
 		T, Throughput, Interval float64
+		// TCP tests: as iperf3's interval lines, retransmits and cwnd.
+		Retransmits, Cwnd *uint64
 	} `json:"sample"`
 }
 
@@ -198,6 +200,8 @@ json.encode(b.to_dict())`
 		for _, l := range interim {
 			if l.Test != "TCP_RR" || l.Brand != "a" || l.Units != "Trans/s" || l.Sample == nil || l.Sample.Interval <= 0 || l.Seq > results[0].Seq {
 				t.Errorf("interim line %+v", l)
+			} else if l.Sample.Retransmits == nil || l.Sample.Cwnd == nil || *l.Sample.Cwnd == 0 {
+				t.Errorf("interim line of a TCP test without retransmits and cwnd: %+v", *l.Sample)
 			}
 		}
 	}
