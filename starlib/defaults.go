@@ -194,7 +194,7 @@ func checkRange(name string, v starlark.Value) error {
 func unknownDefault(name string) error {
 	best, bestD := "", 3
 	for _, o := range options {
-		if d := editDistance(name, o.name); d < bestD {
+		if d := EditDistance(name, o.name); d < bestD {
 			best, bestD = o.name, d
 		}
 	}

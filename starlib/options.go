@@ -335,7 +335,7 @@ func unknownOption(w *spec.Workload, name string, opts []option) error {
 	best, bestD := "", 3
 	for _, o := range opts {
 		names = append(names, o.name)
-		if d := editDistance(name, o.name); d < bestD {
+		if d := EditDistance(name, o.name); d < bestD {
 			best, bestD = o.name, d
 		}
 	}
@@ -347,7 +347,9 @@ func unknownOption(w *spec.Workload, name string, opts []option) error {
 	return fmt.Errorf("%s; %s takes: %s", msg, w.Name, strings.Join(names, ", "))
 }
 
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, for the "did
+// you mean" of a misspelt option or flag.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

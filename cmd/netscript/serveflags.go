@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"netscript/starlib"
 )
 
 // internalServeFlags are flags of `netscript serve` that only netscript
@@ -97,7 +99,7 @@ func nearFlag(fs *flag.FlagSet, name string) string {
 		if internalServeFlags[f.Name] {
 			return
 		}
-		d := levenshtein(name, f.Name)
+		d := starlib.EditDistance(name, f.Name)
 		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
 			d = min(d, 1)
 		}
@@ -127,24 +129,4 @@ func printServeFlags(fs *flag.FlagSet) {
 		}
 		fmt.Fprintf(w, "    \t%s\n", strings.ReplaceAll(usage, "\n", "\n    \t"))
 	})
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -124,20 +124,11 @@ func (r *run) buildFlow(f *flow) *result.Flow {
 // streams 10^6 bits/s of what its receiver counted (the server's count of
 // its connection when known, else what was sent).
 func flowThroughput(w *spec.Workload, fl *result.Flow) float64 {
-	if fl.Elapsed <= 0 {
-		return 0
+	c := counted{elapsed: fl.Elapsed, transactions: fl.Transactions, sent: fl.BytesSent, received: fl.BytesReceived}
+	if fl.Remote != nil {
+		c.remoteReceived, c.haveRemote = fl.Remote.BytesReceived, true
 	}
-	if !w.Bulk {
-		return float64(fl.Transactions) / fl.Elapsed
-	}
-	bytes := fl.BytesSent
-	switch {
-	case w.ServerSends:
-		bytes = fl.BytesReceived
-	case fl.Remote != nil:
-		bytes = fl.Remote.BytesReceived
-	}
-	return float64(bytes) * 8 / 1e6 / fl.Elapsed
+	return c.throughput(w)
 }
 
 // throughput sets each flow's own figure (flowThroughput: netperf's, over

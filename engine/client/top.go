@@ -16,18 +16,39 @@ import (
 // flow keeps its own figure over its own interval (flowThroughput), so the
 // flows' figures need not sum to the top's.
 func topThroughput(k *spec.Workload, res *result.Result) float64 {
-	if res.Elapsed <= 0 {
+	c := counted{elapsed: res.Elapsed, transactions: res.Transactions, sent: res.BytesSent, received: res.BytesReceived}
+	if res.Remote != nil {
+		c.remoteReceived, c.haveRemote = res.Remote.BytesReceived, true
+	}
+	return c.throughput(k)
+}
+
+// counted is what a throughput is computed from, at the top or of one
+// flow: one rule for both, so that each recomputes from its own fields.
+type counted struct {
+	elapsed        float64
+	transactions   uint64
+	sent, received uint64
+	remoteReceived uint64
+	haveRemote     bool // remoteReceived is the server's count
+}
+
+// throughput is transactions per second for RR tests; for streams 10^6
+// bits/s of what the receiver counted: received for tests the server
+// sends, else the server's count when known, else what was sent.
+func (c counted) throughput(w *spec.Workload) float64 {
+	if c.elapsed <= 0 {
 		return 0
 	}
-	if !k.Bulk {
-		return float64(res.Transactions) / res.Elapsed
+	if !w.Bulk {
+		return float64(c.transactions) / c.elapsed
 	}
-	bytes := res.BytesSent
+	bytes := c.sent
 	switch {
-	case k.ServerSends:
-		bytes = res.BytesReceived
-	case res.Remote != nil:
-		bytes = res.Remote.BytesReceived
+	case w.ServerSends:
+		bytes = c.received
+	case c.haveRemote:
+		bytes = c.remoteReceived
 	}
-	return float64(bytes) * 8 / 1e6 / res.Elapsed
+	return float64(bytes) * 8 / 1e6 / c.elapsed
 }
