@@ -1,7 +1,6 @@
 package mux
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -241,7 +240,7 @@ func (t *crrState) open(f *Flow, i int, now time.Duration) unix.Errno {
 		// knob's error (next), not ten thousand retries.
 		if err := t.knobs.Apply(fd, t.family, true, true, "client"); err != nil {
 			f.Err = err
-			return fail(knobErrno(err))
+			return fail(sock.KnobErrno(err))
 		}
 	}
 	switch {
@@ -368,14 +367,4 @@ func (t *crrState) event(f *Flow, i int, start time.Time) {
 		}
 		return
 	}
-}
-
-// knobErrno is the errno of a knob the kernel refused (sock.Knobs.Apply's
-// error), counted like any failed connection.
-func knobErrno(err error) unix.Errno {
-	var ke *sock.KnobError
-	if errors.As(err, &ke) {
-		return ke.Err
-	}
-	return unix.EINVAL
 }

@@ -1,6 +1,7 @@
 package sock
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -37,6 +38,17 @@ type KnobError struct {
 	End    string // "client" or "server"
 	Err    unix.Errno
 	Extra  string // more to say: the algorithms this kernel offers
+}
+
+// KnobErrno is the errno of a knob the kernel refused (Knobs.Apply's
+// error), so a loop counts it like any failed call; EINVAL for an error of
+// another kind.
+func KnobErrno(err error) unix.Errno {
+	var ke *KnobError
+	if errors.As(err, &ke) {
+		return ke.Err
+	}
+	return unix.EINVAL
 }
 
 func (e *KnobError) Error() string {

@@ -247,7 +247,7 @@ func (c *CRR) setup(fd int) unix.Errno {
 	}
 	if c.Knobs != nil {
 		if err := c.Knobs.Apply(fd, c.Remote.Family(), true, true, "client"); err != nil {
-			return err.(*sock.KnobError).Err // the client checked them before the interval (client.probeKnobs)
+			return sock.KnobErrno(err) // the client checked them before the interval (client.probeKnobs)
 		}
 	}
 	if c.Local != nil {
