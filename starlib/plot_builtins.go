@@ -2,7 +2,6 @@ package starlib
 
 import (
 	"fmt"
-	"os"
 
 	"go.starlark.net/starlark"
 	"gonum.org/v1/plot/vg"
@@ -32,7 +31,8 @@ type pictureArgs struct {
 }
 
 // draw opens the file first (a wrong extension or an unwritable path is
-// reported before anything is drawn), then builds the figure and writes it.
+// reported before anything is drawn), then builds the figure and writes it;
+// a figure that cannot be built leaves the file already there as it was.
 func (a pictureArgs) draw(b *starlark.Builtin, build func() (plot.Drawable, error)) (starlark.Value, error) {
 	if a.file == "" {
 		return nil, fmt.Errorf("%s: file is required, such as file=\"sweep.svg\"", b.Name())
@@ -45,8 +45,7 @@ func (a pictureArgs) draw(b *starlark.Builtin, build func() (plot.Drawable, erro
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
 	fail := func(err error) (starlark.Value, error) {
-		f.Close()
-		os.Remove(a.file)
+		f.Abort() // the picture already at a.file stays
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
 	g, err := build()
@@ -58,8 +57,8 @@ func (a pictureArgs) draw(b *starlark.Builtin, build func() (plot.Drawable, erro
 	if err := plot.Write(g, f, format, px(a.width), px(a.height)); err != nil {
 		return fail(err)
 	}
-	if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("%s: file %q: %v", b.Name(), a.file, err)
+	if err := f.Commit(); err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
 	return starlark.String(a.file), nil
 }

@@ -338,6 +338,22 @@ func TestPictureErrors(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "x.svg")); err == nil {
 		t.Error("a failed plot left its file behind")
 	}
+
+	// A failed plot over an existing picture (a typo in y= on a rerun)
+	// leaves that picture as it was, and no temporary file beside it.
+	old := filepath.Join(dir, "old.svg")
+	if err := os.WriteFile(old, []byte("the last good picture"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runPicture(t, g, `plot(rr, y = "nosuch", file = dir + "/old.svg")`); err == nil {
+		t.Fatal("no error for an unknown field")
+	}
+	if b, err := os.ReadFile(old); err != nil || string(b) != "the last good picture" {
+		t.Errorf("the picture already there became %q (%v)", b, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("files left in the directory: %v", ents)
+	}
 }
 
 // TestPictureHelp: help() documents every picture builtin, within the

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
+	"netscript/starlib/plot"
 	"netscript/starlib/record"
 	"netscript/starlib/report"
 )
@@ -47,25 +49,25 @@ func reportCommand(args []string) int {
 		return exitUsage
 	}
 	// Opened before the page is built, so a path that cannot be written is
-	// said at once.
-	f, err := os.Create(out)
+	// said at once; a page that cannot be built leaves the old one there.
+	f, err := plot.NewPending(out)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "netscript: report -o %s: %v\n", out, pathErr(err))
+		fmt.Fprintf(os.Stderr, "netscript: report -o %s: %v\n", out, errors.Unwrap(err))
 		return exitUsage
 	}
 	var page bytes.Buffer
 	if err := report.HTML(&page, run); err != nil {
-		f.Close()
-		os.Remove(out)
+		f.Abort()
 		fmt.Fprintf(os.Stderr, "netscript: report of %s: %v\n", in, err)
 		return exitScriptError
 	}
-	_, werr := f.Write(page.Bytes())
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
+	if _, err := f.Write(page.Bytes()); err != nil {
+		f.Abort()
+		fmt.Fprintf(os.Stderr, "netscript: report -o %s: %v\n", out, pathErr(err))
+		return exitScriptError
 	}
-	if werr != nil {
-		fmt.Fprintf(os.Stderr, "netscript: report -o %s: %v\n", out, pathErr(werr))
+	if err := f.Commit(); err != nil {
+		fmt.Fprintf(os.Stderr, "netscript: report -o %s: %v\n", out, err)
 		return exitScriptError
 	}
 	return exitOK

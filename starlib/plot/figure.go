@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -77,7 +76,7 @@ var formats = []string{".svg", ".png", ".pdf"}
 // Create opens path for a picture, before anything is drawn, so that a
 // wrong extension or an unwritable path costs no drawing. It returns the
 // open file and the format its extension names.
-func Create(path string) (*os.File, string, error) {
+func Create(path string) (*Pending, string, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	ok := false
 	for _, f := range formats {
@@ -86,12 +85,9 @@ func Create(path string) (*os.File, string, error) {
 	if !ok {
 		return nil, "", fmt.Errorf("file %q: the extension says the format; use .svg, .png or .pdf", path)
 	}
-	f, err := os.Create(path)
+	f, err := NewPending(path)
 	if err != nil {
-		if pe, isPE := err.(*os.PathError); isPE {
-			err = pe.Err
-		}
-		return nil, "", fmt.Errorf("file %q cannot be written: %v", path, err)
+		return nil, "", err
 	}
 	return f, ext[1:], nil
 }
@@ -104,14 +100,10 @@ func Save(g Drawable, path string, w, h vg.Length) error {
 		return err
 	}
 	if err := Write(g, f, format, w, h); err != nil {
-		f.Close()
-		os.Remove(path)
+		f.Abort()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("file %q: %v", path, err)
-	}
-	return nil
+	return f.Commit()
 }
 
 // Write draws g to out in format ("svg", "png" or "pdf").
