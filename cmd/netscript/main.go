@@ -83,23 +83,25 @@ func run(args []string) int {
 		return exitUsage
 	}
 	o.token = tok
+	if o.code == nil && len(rest) > 0 && (rest[0] == "show" || rest[0] == "report") {
+		// These read a record and run nothing: no target to resolve, so a
+		// $NETSCRIPT_HOST that resolves only inside a lab does not stop
+		// them.
+		if o.record != "" || o.targetFlags.given() {
+			fmt.Fprintf(os.Stderr, "netscript: %s runs nothing, so --record, --host, --port and --server do not apply\n", rest[0])
+			return exitUsage
+		}
+		if rest[0] == "show" {
+			return show(rest[1:])
+		}
+		return reportCommand(rest[1:])
+	}
 	if o.target, err = resolveTarget(o.targetFlags, os.Getenv); err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
 	}
-	if o.code == nil && len(rest) > 0 {
-		switch rest[0] {
-		case "replay":
-			return replay(o, rest[1:])
-		case "show":
-			if o.record != "" {
-				fmt.Fprintln(os.Stderr, "netscript: show runs nothing, so there is nothing to --record")
-				return exitUsage
-			}
-			return show(rest[1:])
-		case "report":
-			return reportCommand(rest[1:])
-		}
+	if o.code == nil && len(rest) > 0 && rest[0] == "replay" {
+		return replay(o, rest[1:])
 	}
 	return scriptCommand(o, rest)
 }

@@ -43,6 +43,9 @@ type targetFlags struct {
 	host, port, server string
 }
 
+// given reports whether any of the three was on the command line.
+func (f targetFlags) given() bool { return f.host != "" || f.port != "" || f.server != "" }
+
 // resolveTarget turns the flags and, when --host is not given,
 // $NETSCRIPT_HOST and $NETSCRIPT_PORT into the script's target, checking
 // each before anything runs. A port belongs to its host: with --host,

@@ -295,3 +295,25 @@ func TestScriptsAimed(t *testing.T) {
 		})
 	}
 }
+
+// TestShowIgnoresTarget: show and report read a record and run nothing,
+// so a $NETSCRIPT_HOST that does not resolve here does not stop them, and
+// --host given to them is one line.
+func TestShowIgnoresTarget(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "run.json")
+	if r := netscript(t, 60*time.Second, "-q", "--record", rec, "-c", "tcp_rr(transactions=20)"); r.code != 0 {
+		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+	}
+	bad := []string{"NETSCRIPT_HOST=nosuch.invalid"}
+	if r := netscriptEnv(t, 60*time.Second, bad, "show", rec); r.code != 0 || !strings.Contains(r.stdout, "1 results") {
+		t.Errorf("show with a bad $NETSCRIPT_HOST: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	if r := netscriptEnv(t, 60*time.Second, bad, "report", rec, "-o", html); r.code != 0 {
+		t.Errorf("report with a bad $NETSCRIPT_HOST: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r := netscript(t, 60*time.Second, "--host", "127.0.0.1", "show", rec)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "show runs nothing, so --record, --host") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("--host with show: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
