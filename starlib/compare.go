@@ -79,7 +79,7 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		return nil, err
 	}
 	ctx := ctxOf(th)
-	warnFewRuns(env.Stderr, runs, callerPos(th))
+	warnFewRuns(env, runs, callerPos(th))
 
 	order := stats.ABBA(runs)
 	fns := [2]starlark.Value{fa, fb}
