@@ -39,7 +39,7 @@ var knobOptions = []option{
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.BusyPoll, err = toKnobInt(v); return }},
 	{spec.OptCork, "False", "TCP_CORK on the data sockets of tcp_stream and tcp_maerts, both ends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.Cork, err = toBool(v); return }},
-	{spec.OptQuickAck, "False", "TCP_QUICKACK on tcp_rr, tcp_crr and tcp_cc, both ends, re-armed after each receive on tcp_rr " +
+	{spec.OptQuickAck, "False", "TCP_QUICKACK on tcp_rr, both ends, re-armed after each receive " +
 		"(one more system call per transaction on each end), multiplexed flows (more than 4) too",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.QuickAck, err = toBool(v); return }},
 	{spec.OptTCPInfo, "False", "tcp_crr, tcp_cc: read TCP_INFO of every connection just before it closes, on both ends, " +

@@ -51,7 +51,8 @@ var knobRules = []knobRule{
 	{OptMSS, func(k *sock.Knobs) bool { return k.MSS != 0 }, tcpOnly, "TCP tests (TCP_MAXSEG)"},
 	{OptBusyPoll, func(k *sock.Knobs) bool { return k.BusyPoll != 0 }, func(*Workload) bool { return true }, ""},
 	{OptCork, func(k *sock.Knobs) bool { return k.Cork }, func(w *Workload) bool { return w.Bulk && !w.Datagram }, "tcp_stream and tcp_maerts (TCP_CORK)"},
-	{OptQuickAck, func(k *sock.Knobs) bool { return k.QuickAck }, func(w *Workload) bool { return !w.Bulk && !w.Datagram }, "TCP request/response tests (TCP_QUICKACK)"},
+	{OptQuickAck, func(k *sock.Knobs) bool { return k.QuickAck }, func(w *Workload) bool { return !w.Bulk && !w.Datagram && !w.PerTransaction },
+		"tcp_rr (TCP_QUICKACK, re-armed after each receive): a connection per transaction starts in quick-ack mode, so it would change nothing"},
 	{OptTCPInfo, func(k *sock.Knobs) bool { return k.TCPInfo }, func(w *Workload) bool { return w.PerTransaction }, "tcp_crr and tcp_cc: " +
 		"the other TCP tests read TCP_INFO always, outside their loops"},
 	{OptZeroCopy, func(k *sock.Knobs) bool { return k.ZeroCopy }, func(w *Workload) bool { return w.Bulk }, "stream tests (MSG_ZEROCOPY on the sending end)"},
