@@ -95,6 +95,9 @@ func (c *CRR) Run() {
 			}
 			c.Result.Errors.Add(en)
 			failures++
+			if c.Err != nil { // a knob the kernel refused (setup)
+				break
+			}
 			if fatalConnect(en) || failures >= maxConsecutiveFailures {
 				c.Err = &sock.OpError{Op: "connect", Addr: c.Remote.String(), Err: en}
 				if c.Local != nil {
@@ -247,7 +250,12 @@ func (c *CRR) setup(fd int) unix.Errno {
 	}
 	if c.Knobs != nil {
 		if err := c.Knobs.Apply(fd, c.Remote.Family(), true, true, "client"); err != nil {
-			return sock.KnobErrno(err) // the client checked them before the interval (client.probeKnobs)
+			// The client checked them before the interval
+			// (client.probeKnobs), so a refusal now is one every
+			// connection would get: Run ends on it, with the knob's own
+			// error, not ten thousand retries under "connect".
+			c.Err = err
+			return sock.KnobErrno(err)
 		}
 	}
 	if c.Local != nil {

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -81,4 +82,26 @@ func TestTCPInfoAllocs(t *testing.T) {
 			}
 		})
 	})
+}
+
+// TestCRRKnobRefusedEndsLoop: a knob the kernel refuses on a connection
+// ends the threaded tcp_crr loop at once with the knob's own error, as the
+// multiplexed one does, rather than ten thousand retries under "connect".
+func TestCRRKnobRefusedEndsLoop(t *testing.T) {
+	lfd, addr := crrListener(t)
+	var stop atomic.Bool
+	srv := &CRRServer{LFD: lfd, Request: 1, Response: 1, Stop: &stop}
+	srv.Prepare()
+	serve(t, &stop, srv.Run)
+	c := &CRR{Loop: Loop{Limits: Limits{Transactions: 100}, Hist: hist.New()}, Remote: addr, Request: 1, Response: 1,
+		Knobs: &sock.Knobs{Congestion: "nosuch"}}
+	c.Prepare()
+	c.Run()
+	var ke *sock.KnobError
+	if !errors.As(c.Err, &ke) || ke.Option != "congestion" || ke.End != "client" {
+		t.Fatalf("error %v, want the congestion knob refused by the client", c.Err)
+	}
+	if n := c.Result.Errors[ke.Err]; n != 1 || c.Result.Transactions != 0 {
+		t.Errorf("%d transactions, %d refusals counted (%v), want 0 and 1", c.Result.Transactions, n, c.Result.Errors)
+	}
 }
