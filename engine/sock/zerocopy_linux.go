@@ -29,13 +29,18 @@ func NewZeroCopy(fd int) (*ZeroCopy, error) {
 	return &ZeroCopy{fd: fd}, nil
 }
 
-// Send sends b with MSG_ZEROCOPY; on ENOBUFS (too many sends not yet
-// completed) it reads the completions and tries once more.
+// Send sends b with MSG_ZEROCOPY; on ENOBUFS it reads the completions and,
+// only if some were waiting (too many sends not yet completed was the
+// cause), tries once more. Any other ENOBUFS (a full UDP queue) is the
+// caller's to count, as without zerocopy.
 func (z *ZeroCopy) Send(b []byte) (int, unix.Errno) {
 	n, e := z.send(b)
 	if e == unix.ENOBUFS {
+		before := z.Completed
 		z.Reap()
-		n, e = z.send(b)
+		if z.Completed > before {
+			n, e = z.send(b)
+		}
 	}
 	return n, e
 }

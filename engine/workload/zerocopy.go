@@ -35,8 +35,8 @@ func (u *UDPStream) write(b []byte) (int, unix.Errno) {
 
 func zeroCopySend(z *sock.ZeroCopy, b []byte) (int, unix.Errno) {
 	n, en := z.Send(b)
-	if z.Sends%zeroCopyReapEvery == 0 {
-		z.Reap()
+	if en == 0 && z.Sends%zeroCopyReapEvery == 0 {
+		z.Reap() // after a send that counted, so a retried failure reaps nothing more
 	}
 	return n, en
 }
