@@ -15,10 +15,7 @@ func (f *Flow) endAt(byDeadline bool, dead time.Duration, start time.Time) time.
 // ring of send times) as censored, unless the flow failed (then they are
 // not discarded either).
 func (f *Flow) censorRing(at time.Duration) {
-	if f.Err != nil || len(f.sent) == 0 {
-		return
-	}
-	for i := 0; i < f.inflight; i++ {
-		f.Result.Censored.Add(at - f.sent[(f.head+i)%len(f.sent)])
+	if f.Err == nil {
+		f.Result.Censored.AddRing(at, f.sent, f.head, f.inflight)
 	}
 }

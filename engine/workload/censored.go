@@ -23,11 +23,15 @@ func (c *Censored) Add(age time.Duration) {
 	c.Oldest = max(c.Oldest, age)
 }
 
-// Merge adds o's transactions to c.
-func (c *Censored) Merge(o *Censored) {
-	c.Count += o.Count
-	c.Sum += o.Sum
-	c.Oldest = max(c.Oldest, o.Oldest)
+// AddRing notes the inflight transactions of a ring of send times (the
+// oldest at head), at age at minus each one's send time.
+func (c *Censored) AddRing(at time.Duration, sent []time.Duration, head, inflight int) {
+	if len(sent) == 0 {
+		return
+	}
+	for i := 0; i < inflight; i++ {
+		c.Add(at - sent[(head+i)%len(sent)])
+	}
 }
 
 // endAt is when a loop's interval ended for its censored transactions: the
@@ -43,11 +47,8 @@ func (l *Loop) endAt(byDeadline bool) time.Duration {
 // (oldest at head) as censored, unless the loop failed (then they are not
 // discarded either).
 func (l *Loop) censorRing(byDeadline bool, sent []time.Duration, head, inflight int) {
-	if l.Err != nil || inflight == 0 {
+	if l.Err != nil {
 		return
 	}
-	at := l.endAt(byDeadline)
-	for i := 0; i < inflight; i++ {
-		l.Result.Censored.Add(at - sent[(head+i)%len(sent)])
-	}
+	l.Result.Censored.AddRing(l.endAt(byDeadline), sent, head, inflight)
 }

@@ -22,14 +22,14 @@ func TestUDPRRCensoredAtTheDeadline(t *testing.T) {
 		t.Fatalf("err %v, %d transactions, %d lost, %d discarded, censored %+v", u.Err, r.Transactions, r.Lost, r.Discarded, r.Censored)
 	}
 	c := r.Censored
-	if c.Oldest <= d/2 || c.Oldest > d || c.Sum > 4*c.Oldest || c.Sum < 4*(d/2) {
+	if c.Oldest <= d/2 || c.Oldest > d || c.Sum < 4*(d/2) {
 		t.Errorf("censored %+v: want four ages of about %v", c, d)
 	}
 }
 
 // TestRRCensoredIsWhatWasDiscarded: in a served timed TCP_RR, each
-// transaction discarded at the deadline is censored, none older than the
-// interval.
+// transaction discarded at the deadline is censored with an age above 0
+// (each was sent before the deadline), none older than the interval.
 func TestRRCensoredIsWhatWasDiscarded(t *testing.T) {
 	cfd, sfd := tcpPair(t)
 	var stop atomic.Bool
@@ -43,7 +43,7 @@ func TestRRCensoredIsWhatWasDiscarded(t *testing.T) {
 	drain(cfd)
 	<-done
 	r := rr.Result
-	if r.Discarded == 0 || r.Censored.Count != r.Discarded || r.Censored.Oldest > d || r.Censored.Sum < r.Censored.Oldest {
+	if r.Discarded == 0 || r.Censored.Count != r.Discarded || r.Censored.Oldest <= 0 || r.Censored.Oldest > d || r.Censored.Sum < r.Censored.Oldest {
 		t.Errorf("%d discarded, censored %+v", r.Discarded, r.Censored)
 	}
 }
