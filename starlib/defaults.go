@@ -192,14 +192,12 @@ func checkRange(name string, v starlark.Value) error {
 // unknownDefault explains an option name no workload takes, with the
 // nearest one.
 func unknownDefault(name string) error {
-	best, bestD := "", 3
-	for _, o := range options {
-		if d := EditDistance(name, o.name); d < bestD {
-			best, bestD = o.name, d
-		}
+	names := make([]string, len(options))
+	for i, o := range options {
+		names[i] = o.name
 	}
 	msg := fmt.Sprintf("unknown option %s", name)
-	if best != "" {
+	if best := Nearest(name, names); best != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", best)
 	}
 	return fmt.Errorf("%s; help(tcp_rr) and the other workloads list their options", msg)

@@ -332,24 +332,37 @@ func unknownOption(w *spec.Workload, name string, opts []option) error {
 		}
 	}
 	var names []string
-	best, bestD := "", 3
 	for _, o := range opts {
 		names = append(names, o.name)
-		if d := EditDistance(name, o.name); d < bestD {
-			best, bestD = o.name, d
-		}
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("unknown option %s", name)
-	if best != "" {
+	if best := Nearest(name, names); best != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", best)
 	}
 	return fmt.Errorf("%s; %s takes: %s", msg, w.Name, strings.Join(names, ", "))
 }
 
-// EditDistance is the Levenshtein distance between a and b, for the "did
-// you mean" of a misspelt option or flag.
-func EditDistance(a, b string) int {
+// Nearest is the one of names a misspelt name most likely meant, for a
+// "did you mean": within an edit distance of a third of its length (at
+// least 1), or one it is the beginning of (3 letters or more); "" when
+// none is that close.
+func Nearest(name string, names []string) string {
+	best, bestD := "", max(1, len(name)/3)+1
+	for _, n := range names {
+		d := editDistance(name, n)
+		if len(name) >= 3 && strings.HasPrefix(n, name) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

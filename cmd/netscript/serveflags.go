@@ -94,20 +94,13 @@ func flagWants(f *flag.Flag) string {
 
 // nearFlag is the visible flag nearest to name, if one is close.
 func nearFlag(fs *flag.FlagSet, name string) string {
-	best, bestD := "", 3
+	var names []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if internalServeFlags[f.Name] {
-			return
-		}
-		d := starlib.EditDistance(name, f.Name)
-		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = f.Name, d
+		if !internalServeFlags[f.Name] {
+			names = append(names, f.Name)
 		}
 	})
-	return best
+	return starlib.Nearest(name, names)
 }
 
 // printServeFlags lists serve's flags as a user types them (--name), and
