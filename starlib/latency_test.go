@@ -65,7 +65,16 @@ func TestPercentileOfKnownSamples(t *testing.T) {
 		want := math.Max(1, math.Ceil(q*10-1e-9)) // the rank, in us
 		x, _ := starlark.AsFloat(got.Index(i))
 		if math.Abs(x-want) > want/256 {
-			t.Errorf("percentile(%g) = %g us, nearest rank %g us", q, x, want)
+			t.Errorf("percentiles: %g gives %g us, nearest rank %g us", q, x, want)
+		}
+		// percentile(q) alone takes its own path through the histogram.
+		one, err := starlark.EvalOptions(FileOptions(), &starlark.Thread{}, "p.star",
+			"r.latency.percentile(q)", starlark.StringDict{"r": r, "q": starlark.Float(q)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if y, _ := starlark.AsFloat(one); math.Abs(y-want) > want/256 || y != x {
+			t.Errorf("percentile(%g) = %g us, percentiles gave %g, nearest rank %g us", q, y, x, want)
 		}
 	}
 }
