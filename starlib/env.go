@@ -16,6 +16,7 @@ import (
 	"netscript/engine/result"
 	"netscript/engine/server"
 	"netscript/engine/sock"
+	"netscript/engine/spec"
 	"netscript/engine/workload"
 	"netscript/starlib/embedded"
 	"netscript/starlib/progress"
@@ -66,6 +67,11 @@ type Env struct {
 
 	defaults defaultSet // what defaults() set
 	warned   warnedSet  // the warnings given so far, by cause
+
+	// OnFailed, if set, is told of every test that failed with nothing
+	// measured (test is netperf's name, "TCP_RR"), so a stream of
+	// results shows the failure where OnResult has no result to give.
+	OnFailed func(test, brand string, err error)
 }
 
 // ResultFunc receives a test's result; err, if not nil, says why the test
@@ -73,17 +79,18 @@ type Env struct {
 type ResultFunc func(res *result.Result, err error)
 
 // resultMade hands a test's result to Env.OnResult: the whole result, or
-// the partial one of a test cut short. runSpec calls it for every test.
-func (e *Env) resultMade(res *result.Result, err error) {
-	if e.OnResult == nil {
-		return
-	}
+// the partial one of a test cut short; a test that measured nothing goes
+// to Env.OnFailed. runSpec calls it for every test.
+func (e *Env) resultMade(s *spec.Spec, res *result.Result, err error) {
 	var te *client.TestError
 	if res == nil && errors.As(err, &te) {
 		res = te.Partial
 	}
-	if res != nil {
+	switch {
+	case res != nil && e.OnResult != nil:
 		e.OnResult(res, err)
+	case res == nil && err != nil && e.OnFailed != nil:
+		e.OnFailed(s.Workload.String(), s.Brand, err)
 	}
 }
 

@@ -46,7 +46,7 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 		// conversation with it.
 		opt.Progress, opt.Interim = nil, nil
 		res, err := agent.Run(ctxOf(th), s, opt)
-		env.resultMade(res, err)
+		env.resultMade(&s, res, err)
 		warn(env, s.Workload, res)
 		return res, err
 	}
@@ -64,7 +64,7 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	if opt.Embedded {
 		err = embeddedBound(err)
 	}
-	env.resultMade(res, err)
+	env.resultMade(&s, res, err)
 	if env.Progress != nil {
 		env.Progress.Done()
 	}

@@ -82,6 +82,13 @@ func (j *jsonLines) Result(res *result.Result, err error) {
 	j.write(l)
 }
 
+// Failed writes the line of a test that failed with nothing measured
+// (Env.OnFailed): a result line, partial, with the error and no result.
+func (j *jsonLines) Failed(test, brand string, err error) {
+	partial, msg := true, err.Error()
+	j.write(jsonLine{Kind: "result", Test: test, Brand: brand, Partial: &partial, Error: &msg})
+}
+
 // Interim writes the line of one interim sample (Env.OnInterim).
 func (j *jsonLines) Interim(i client.Interim) {
 	d, err := starlib.SampleJSON(result.Sample{T: i.T, Throughput: i.Throughput, Interval: i.Interval,

@@ -122,6 +122,7 @@ func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 			jl.Result(res, err)
 		}
 		env.OnInterim = jl.Interim
+		env.OnFailed = jl.Failed
 		if o.jsonLines == "-" {
 			env.Stdout = os.Stderr // stdout is the JSON lines'
 		}

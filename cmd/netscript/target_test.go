@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -213,6 +214,32 @@ json.encode(b.to_dict())`
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	check(readJSONLines(t, r.stdout))
+}
+
+// TestJSONLinesFailedTest: a test that fails before it measures anything
+// still has its line, partial, with the error and no result.
+func TestJSONLinesFailedTest(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // nothing listens there now
+	r := netscript(t, 60*time.Second, "--json-lines", "-", "-c",
+		fmt.Sprintf(`tcp_rr(host="127.0.0.1", port=%d, duration=0.2, brand="gone")`, port))
+	lines := readJSONLines(t, r.stdout)
+	if r.code == 0 || len(lines) != 1 {
+		t.Fatalf("exit %d, %d lines, stdout %q, stderr %q", r.code, len(lines), r.stdout, r.stderr)
+	}
+	l := lines[0]
+	var e struct {
+		Error string `json:"error"`
+	}
+	json.Unmarshal([]byte(r.stdout), &e)
+	if l.Kind != "result" || l.Test != "TCP_RR" || l.Brand != "gone" || l.Partial == nil || !*l.Partial || l.Result != nil ||
+		!strings.Contains(e.Error, "connection refused") {
+		t.Errorf("line %+v, error %q", l, e.Error)
+	}
 }
 
 // TestJSONLinesBad: an unwritable --json-lines path is one line before
