@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -119,7 +121,12 @@ func checkHost(h string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := sock.Resolve(ctx, h, 0, sock.Auto); err != nil {
-		return fmt.Errorf("not an IP address or a host name that resolves (%v)", err)
+		why := err.Error()
+		var de *net.DNSError
+		if errors.As(err, &de) {
+			why = de.Err // the resolver's verdict, not the host again
+		}
+		return fmt.Errorf("not an IP address or a host name that resolves (%s)", why)
 	}
 	return nil
 }
