@@ -73,6 +73,10 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript: %v (netscript help lists the commands and flags)\n", err)
 		return exitUsage
 	}
+	if o.record != "" && o.jsonLines != "-" && filepath.Clean(o.record) == filepath.Clean(o.jsonLines) {
+		fmt.Fprintf(os.Stderr, "netscript: --record and --json-lines both name %s: each needs a file of its own\n", o.record)
+		return exitUsage
+	}
 	// The token (--token-file, else $NETSCRIPT_TOKEN) is checked before
 	// anything runs and handed to the script's environment, which passes it
 	// to every test it runs and to its embedded server; this process's own

@@ -242,6 +242,16 @@ func TestJSONLinesFailedTest(t *testing.T) {
 	}
 }
 
+// TestJSONLinesAndRecordApart: one file for both would be overwritten by
+// the record at the end; it is refused before anything runs.
+func TestJSONLinesAndRecordApart(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run.json")
+	r := netscript(t, 60*time.Second, "--record", p, "--json-lines", p, "-c", "print('ran')")
+	if r.code != exitUsage || strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "each needs a file of its own") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
 // TestJSONLinesBad: an unwritable --json-lines path is one line before
 // anything runs.
 func TestJSONLinesBad(t *testing.T) {
