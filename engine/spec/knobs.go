@@ -3,6 +3,7 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,30 +36,61 @@ const (
 	MaxBusyPoll     = 1_000_000 // µs
 )
 
-// knobRule says which workloads a knob applies to.
+// knobRule is one socket knob: how CheckKnobs tells that it was given,
+// and, for a knob only some workloads take (those that list it in
+// Workload.TakesKnobs), how its refusal names them and says why.
 type knobRule struct {
 	name  string
 	given func(k *sock.Knobs) bool
-	takes func(w *Workload) bool
-	why   string
+	// every: every workload takes the knob, and none lists it.
+	every bool
+	// takers, if set, names the workloads that take the knob by their kind
+	// ("TCP tests"; TestKnobKinds checks it against their traits); "":
+	// the registry lists them by name.
+	takers string
+	// why follows the takers in the refusal.
+	why string
 }
 
 var knobRules = []knobRule{
-	{OptCongestion, func(k *sock.Knobs) bool { return k.Congestion != "" }, tcpOnly, "TCP tests: UDP has no congestion control"},
-	{OptMaxPacingRate, func(k *sock.Knobs) bool { return k.MaxPacingRate != 0 }, func(*Workload) bool { return true }, ""},
-	{OptTOS, func(k *sock.Knobs) bool { return k.HasTOS }, func(*Workload) bool { return true }, ""},
-	{OptNotsentLowat, func(k *sock.Knobs) bool { return k.NotsentLowat != 0 }, tcpOnly, "TCP tests (TCP_NOTSENT_LOWAT)"},
-	{OptMSS, func(k *sock.Knobs) bool { return k.MSS != 0 }, tcpOnly, "TCP tests (TCP_MAXSEG)"},
-	{OptBusyPoll, func(k *sock.Knobs) bool { return k.BusyPoll != 0 }, func(*Workload) bool { return true }, ""},
-	{OptCork, func(k *sock.Knobs) bool { return k.Cork }, func(w *Workload) bool { return w.Bulk && !w.Datagram }, "tcp_stream and tcp_maerts (TCP_CORK)"},
-	{OptQuickAck, func(k *sock.Knobs) bool { return k.QuickAck }, func(w *Workload) bool { return !w.Bulk && !w.Datagram && !w.PerTransaction },
-		"tcp_rr (TCP_QUICKACK, re-armed after each receive): a connection per transaction starts in quick-ack mode, so it would change nothing"},
-	{OptTCPInfo, func(k *sock.Knobs) bool { return k.TCPInfo }, func(w *Workload) bool { return w.PerTransaction }, "tcp_crr and tcp_cc: " +
-		"the other TCP tests read TCP_INFO always, outside their loops"},
-	{OptZeroCopy, func(k *sock.Knobs) bool { return k.ZeroCopy }, func(w *Workload) bool { return w.Bulk }, "stream tests (MSG_ZEROCOPY on the sending end)"},
+	{name: OptCongestion, given: func(k *sock.Knobs) bool { return k.Congestion != "" }, takers: "TCP tests", why: ": UDP has no congestion control"},
+	{name: OptMaxPacingRate, given: func(k *sock.Knobs) bool { return k.MaxPacingRate != 0 }, every: true},
+	{name: OptTOS, given: func(k *sock.Knobs) bool { return k.HasTOS }, every: true},
+	{name: OptNotsentLowat, given: func(k *sock.Knobs) bool { return k.NotsentLowat != 0 }, takers: "TCP tests", why: " (TCP_NOTSENT_LOWAT)"},
+	{name: OptMSS, given: func(k *sock.Knobs) bool { return k.MSS != 0 }, takers: "TCP tests", why: " (TCP_MAXSEG)"},
+	{name: OptBusyPoll, given: func(k *sock.Knobs) bool { return k.BusyPoll != 0 }, every: true},
+	{name: OptCork, given: func(k *sock.Knobs) bool { return k.Cork }, why: " (TCP_CORK)"},
+	{name: OptQuickAck, given: func(k *sock.Knobs) bool { return k.QuickAck },
+		why: " (TCP_QUICKACK, re-armed after each receive): a connection per transaction starts in quick-ack mode, so it would change nothing"},
+	{name: OptTCPInfo, given: func(k *sock.Knobs) bool { return k.TCPInfo }, why: ": the other TCP tests read TCP_INFO always, outside their loops"},
+	{name: OptZeroCopy, given: func(k *sock.Knobs) bool { return k.ZeroCopy }, takers: "stream tests", why: " (MSG_ZEROCOPY on the sending end)"},
 }
 
-func tcpOnly(w *Workload) bool { return !w.Datagram }
+// TakesKnob reports whether w takes the socket knob called name: a knob
+// every workload takes, or one w lists in TakesKnobs.
+func (w *Workload) TakesKnob(name string) bool {
+	for _, r := range knobRules {
+		if r.name == name && !r.every {
+			return slices.Contains(w.TakesKnobs, name)
+		}
+	}
+	return true
+}
+
+// appliesTo says which workloads take the knob of r, and why the others
+// do not: "tcp_stream and tcp_maerts (TCP_CORK)".
+func (r *knobRule) appliesTo() string {
+	if r.takers != "" {
+		return r.takers + r.why
+	}
+	var names []string
+	for _, w := range Workloads() {
+		if w.TakesKnob(r.name) {
+			names = append(names, w.Name)
+		}
+	}
+	return joinAnd(names) + r.why
+}
 
 // validateKnobs checks the knobs, and that a test without a control
 // connection or against a netserver sets none the far end cannot take.
@@ -91,8 +123,8 @@ func (s *Spec) validateKnobs() error {
 // both do: that w takes each one given and that its value is in range.
 func CheckKnobs(w *Workload, k *sock.Knobs) error {
 	for _, r := range knobRules {
-		if r.given(k) && !r.takes(w) {
-			return bad(r.name, "does not apply to %s: it applies only to %s", w.Name, r.why)
+		if r.given(k) && !w.TakesKnob(r.name) {
+			return bad(r.name, "does not apply to %s: it applies only to %s", w.Name, r.appliesTo())
 		}
 	}
 	switch {

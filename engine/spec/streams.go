@@ -29,7 +29,8 @@ var (
 		Server: func(p *ServerParams) workload.ServerLoop {
 			return &workload.StreamSink{FD: p.FD, RecvSize: p.RecvSize, Stop: p.Stop}
 		},
-		MuxServer: mux.ServeStream,
+		MuxServer:  mux.ServeStream,
+		TakesKnobs: []string{OptCongestion, OptNotsentLowat, OptMSS, OptCork, OptZeroCopy},
 	}
 
 	// TCPMaerts is netperf's TCP_MAERTS: bulk data, server to client.
@@ -49,7 +50,8 @@ var (
 			return &workload.MaertsSource{FD: p.FD, SendSize: p.SendSize, Bytes: p.Bytes, Pace: workload.NewPacer(p.Rate), Stop: p.Stop,
 				ZeroCopy: p.ZeroCopy}
 		},
-		MuxServer: mux.ServeMaerts,
+		MuxServer:  mux.ServeMaerts,
+		TakesKnobs: []string{OptCongestion, OptNotsentLowat, OptMSS, OptCork, OptZeroCopy},
 	}
 
 	// UDPStream is netperf's UDP_STREAM: datagrams client to server, with
@@ -78,6 +80,7 @@ var (
 		Server: func(p *ServerParams) workload.ServerLoop {
 			return &workload.UDPSink{FD: p.FD, RecvSize: p.RecvSize, Standing: p.Standing, Allowed: p.Allowed, Stop: p.Stop}
 		},
+		TakesKnobs: []string{OptZeroCopy},
 	}
 )
 

@@ -1,6 +1,9 @@
 package spec
 
-import "netscript/engine/mux"
+import (
+	"netscript/engine/mux"
+	"netscript/engine/npwire"
+)
 
 // TCPCC is netperf's TCP_CC: a transaction is a connect and a close and
 // carries no data; the server accepts and closes first, as netserver
@@ -15,4 +18,6 @@ var TCPCC = &Workload{
 	Client:         connClient,
 	Mux:            mux.PrepareCRR,
 	Server:         connServer,
+	NetperfClassic: npwire.TypeDoTCPCC, // netperf 2.7 sends DO_TCP_CC
+	TakesKnobs:     []string{OptCongestion, OptNotsentLowat, OptMSS, OptTCPInfo},
 }

@@ -17,6 +17,7 @@ var TCPCRR = &Workload{
 	Client:         connClient,
 	Mux:            mux.PrepareCRR,
 	Server:         connServer,
+	TakesKnobs:     []string{OptCongestion, OptNotsentLowat, OptMSS, OptTCPInfo},
 }
 
 // connClient is the client loop of a workload with a connection per

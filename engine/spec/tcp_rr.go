@@ -24,5 +24,6 @@ var TCPRR = &Workload{
 	Server: func(p *ServerParams) workload.ServerLoop {
 		return &workload.RRServer{FD: p.FD, Request: p.Request, Response: p.Response, Burst: p.Burst, Stop: p.Stop, QuickAck: p.QuickAck}
 	},
-	MuxServer: mux.Serve,
+	MuxServer:  mux.Serve,
+	TakesKnobs: []string{OptCongestion, OptNotsentLowat, OptMSS, OptQuickAck},
 }

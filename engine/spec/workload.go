@@ -63,6 +63,16 @@ type Workload struct {
 	// MuxServer, if set, serves the connections of a test of many flows
 	// on a few epoll threads; nil serves each on a thread of its own.
 	MuxServer func(conns []*mux.Conn, cfg mux.ServeConfig) mux.ServeStats
+
+	// NetperfClassic is the type of the classic request netperf sends for
+	// this test instead of DO_OMNI (npwire.TypeDoTCPCC for TCP_CC); 0: an
+	// omni request, whose fields the traits above give, describes it.
+	NetperfClassic int32
+	// TakesKnobs lists the socket knobs (knobs.go) this workload takes beyond
+	// those every workload takes (see TakesKnob). They are apart from
+	// Takes: a builtin takes every knob, and a knob its workload does not
+	// take is refused with the reason why, not as an unknown option.
+	TakesKnobs []string
 }
 
 // ClientFlow is what a workload's client loop is made from: the test, one
