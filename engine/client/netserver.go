@@ -235,7 +235,7 @@ func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline ti
 	if _, p := s.LocalFor(i); p > 0 {
 		local = p
 	}
-	if s.Workload == spec.TCPCC {
+	if s.Workload.NetperfClassic == npwire.TypeDoTCPCC {
 		m, err := npExchange(nc.c, addr, tccRequest(s, i, nf), deadline, i > 0)
 		if err != nil {
 			return err

@@ -156,29 +156,7 @@ func parseOmni(r *npwire.OmniRequest) (*npPlan, error) {
 		return nil, npErrorf(npEINVAL, "direction %#x", r.Direction)
 	}
 	connect := r.Flags&npwire.OmniConnectTest != 0
-	rr := dir == npwire.DirSend|npwire.DirRecv
-	switch {
-	case r.Protocol == 6 && r.SocketType == npwire.NSTStream:
-		switch {
-		case rr && connect:
-			p.w = spec.TCPCRR
-		case dir == 0 && connect:
-			p.w = spec.TCPCC
-		case rr:
-			p.w = spec.TCPRR
-		case dir == npwire.DirRecv && !connect:
-			p.w = spec.TCPStream
-		case dir == npwire.DirSend && !connect:
-			p.w = spec.TCPMaerts
-		}
-	case r.Protocol == 17 && r.SocketType == npwire.NSTDgram && !connect:
-		switch dir {
-		case npwire.DirSend | npwire.DirRecv:
-			p.w = spec.UDPRR
-		case npwire.DirRecv:
-			p.w = spec.UDPStream
-		}
-	}
+	p.w = omniWorkload(omniShape{protocol: r.Protocol, socketType: r.SocketType, direction: dir, connect: connect})
 	if p.w == nil {
 		return nil, npErrorf(npEPROTONOSUPPORT, "protocol %d, socket type %d, direction %d%s: not a test netscript runs",
 			r.Protocol, r.SocketType, r.Direction, map[bool]string{true: ", connect test"}[connect])
@@ -218,7 +196,10 @@ func parseOmni(r *npwire.OmniRequest) (*npPlan, error) {
 
 // parseTCPCC maps netperf's classic TCP_CC request.
 func parseTCPCC(r *npwire.TCPCCRequest) (*npPlan, error) {
-	p := &npPlan{w: spec.TCPCC, cc: r, cpu: r.MeasureCPU != 0}
+	p := &npPlan{w: classicWorkload(npwire.TypeDoTCPCC), cc: r, cpu: r.MeasureCPU != 0}
+	if p.w == nil {
+		return nil, npErrorf(npUnknownRequest, "netperf request %s is not a test netscript runs", npwire.Name(npwire.TypeDoTCPCC))
+	}
 	if r.IPFamily != npwire.NFInet && r.IPFamily != npwire.NFInet6 && r.IPFamily != npwire.NFUnspec {
 		return nil, npErrorf(npEAFNOSUPPORT, "address family %d", r.IPFamily)
 	}
