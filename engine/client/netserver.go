@@ -352,12 +352,8 @@ func (r *run) npRemote(res *result.Result, conns []*npConn) {
 	why := ""
 	for i, c := range conns {
 		f := c.figs
-		rem.Transactions += f.Transactions
-		rem.BytesSent += f.BytesSent
-		rem.BytesReceived += f.BytesReceived
-		rem.SendCalls += f.SendCalls
-		rem.RecvCalls += f.RecvCalls
-		rem.Elapsed = max(rem.Elapsed, f.Elapsed)
+		rem.Add(&result.Remote{Transactions: f.Transactions, BytesSent: f.BytesSent, BytesReceived: f.BytesReceived,
+			SendCalls: f.SendCalls, RecvCalls: f.RecvCalls, Elapsed: f.Elapsed})
 		if i < len(res.Flows) {
 			res.Flows[i].Remote = &result.FlowRemote{Transactions: f.Transactions, BytesSent: f.BytesSent,
 				BytesReceived: f.BytesReceived, RecvCalls: f.RecvCalls, SendCalls: f.SendCalls}

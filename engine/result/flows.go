@@ -149,16 +149,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 			if rem == nil {
 				rem = &Remote{Errors: map[string]uint64{}}
 			}
-			rem.Transactions += r.Remote.Transactions
-			rem.BytesSent += r.Remote.BytesSent
-			rem.BytesReceived += r.Remote.BytesReceived
-			rem.Accepts += r.Remote.Accepts
-			rem.SendCalls += r.Remote.SendCalls
-			rem.RecvCalls += r.Remote.RecvCalls
-			rem.Elapsed = math.Max(rem.Elapsed, r.Remote.Elapsed)
-			AddErrors(rem.Errors, r.Remote.Errors)
-			rem.Peers = appendNew(rem.Peers, r.Remote.Peers...)
-			rem.Unreported = appendNew(rem.Unreported, r.Remote.Unreported...)
+			rem.Add(r.Remote)
 		}
 	}
 	out.Remote = rem

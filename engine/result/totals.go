@@ -39,3 +39,25 @@ func (r *Result) Add(t Totals) {
 		AddErrors(r.Errors, t.Errors)
 	}
 }
+
+// Add adds the far end's counts o to r's, the one way remote counts are
+// summed (over a netserver's flows, and by Aggregate): sums, the errors
+// merged, the longest elapsed, each peer and each unreported field listed
+// once. TCP is not summed here: the TCP_INFO figures combine apart.
+func (r *Remote) Add(o *Remote) {
+	r.Transactions += o.Transactions
+	r.BytesSent += o.BytesSent
+	r.BytesReceived += o.BytesReceived
+	r.Accepts += o.Accepts
+	r.SendCalls += o.SendCalls
+	r.RecvCalls += o.RecvCalls
+	r.Elapsed = math.Max(r.Elapsed, o.Elapsed)
+	if len(o.Errors) > 0 {
+		if r.Errors == nil {
+			r.Errors = map[string]uint64{}
+		}
+		AddErrors(r.Errors, o.Errors)
+	}
+	r.Peers = appendNew(r.Peers, o.Peers...)
+	r.Unreported = appendNew(r.Unreported, o.Unreported...)
+}
