@@ -9,12 +9,14 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"netscript/engine/client"
@@ -215,11 +217,17 @@ func EncodeResult(res *result.Result, testErr error) (proto.ClientResult, error)
 	return cr, nil
 }
 
-// decodeClientResult rebuilds a result and its histograms.
+// decodeClientResult rebuilds a result and its histograms. The result is
+// decoded as strictly as the frame around it (proto.Decode): a field this
+// release's result.Result does not have is refused by name rather than
+// dropped, so a figure the daemon measured is never silently lost. The
+// results of the release before (testdata/v3) have no such field.
 func decodeClientResult(cr *proto.ClientResult) (*result.Result, error) {
 	var res result.Result
-	if err := json.Unmarshal(cr.Result, &res); err != nil {
-		return nil, fmt.Errorf("result: %w", err)
+	d := json.NewDecoder(bytes.NewReader(cr.Result))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&res); err != nil {
+		return nil, fmt.Errorf("%s payload: result: %s", proto.TypeClientResult, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if len(cr.Hist) > 0 {
 		res.Hist = hist.New()
