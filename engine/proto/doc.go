@@ -52,7 +52,9 @@
 // case-insensitively, as encoding/json matches them; senders write them as
 // declared.) testdata/v3 holds the messages the release before this schema
 // was written down sent; the tests decode each of them and encode it back
-// to the same bytes.
+// to the same bytes. ClientResult.Result, a result.Result's JSON, is
+// decoded as strictly by its reader (engine/agent), so a field added to
+// result.Result is a change of the schema like any other.
 //
 // Changing the schema is a protocol version change: adding, renaming or
 // removing a field, changing its type, unit or meaning, or a code's
