@@ -2,6 +2,7 @@ package starlib
 
 import (
 	"fmt"
+	"strings"
 
 	"go.starlark.net/starlark"
 
@@ -37,18 +38,27 @@ var knobOptions = []option{
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.MSS, err = toKnobInt(v); return }},
 	{spec.OptBusyPoll, "none", "SO_BUSY_POLL in µs on the data sockets of both ends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.BusyPoll, err = toKnobInt(v); return }},
-	{spec.OptCork, "False", "TCP_CORK on the data sockets of tcp_stream and tcp_maerts, both ends",
+	{spec.OptCork, "False", "TCP_CORK on the data sockets of " + andList(spec.KnobTakers(spec.OptCork)) + ", both ends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.Cork, err = toBool(v); return }},
-	{spec.OptQuickAck, "False", "TCP_QUICKACK on tcp_rr, both ends, re-armed after each receive " +
+	{spec.OptQuickAck, "False", "TCP_QUICKACK on " + andList(spec.KnobTakers(spec.OptQuickAck)) + ", both ends, re-armed after each receive " +
 		"(one more system call per transaction on each end), multiplexed flows (more than 4) too",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.QuickAck, err = toBool(v); return }},
-	{spec.OptTCPInfo, "False", "tcp_crr, tcp_cc: read TCP_INFO of every connection just before it closes, on both ends, " +
+	{spec.OptTCPInfo, "False", strings.Join(spec.KnobTakers(spec.OptTCPInfo), ", ") + ": read TCP_INFO of every connection just before it closes, on both ends, " +
 		"into result.tcp and result.remote.tcp (one more system call per transaction), multiplexed flows (more than 4) too; " +
 		"the other TCP tests always read it, outside their loops",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.TCPInfo, err = toBool(v); return }},
-	{spec.OptZeroCopy, "False", "tcp_stream, tcp_maerts, udp_stream: send with MSG_ZEROCOPY (SO_ZEROCOPY) on the sending end, reading the completions from the error queue; " +
+	{spec.OptZeroCopy, "False", strings.Join(spec.KnobTakers(spec.OptZeroCopy), ", ") + ": send with MSG_ZEROCOPY (SO_ZEROCOPY) on the sending end, reading the completions from the error queue; " +
 		"result.zerocopy counts the sends, the completions and those the kernel copied after all (as it does on loopback)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.ZeroCopy, err = toBool(v); return }},
+}
+
+// andList lists names as "a", "a and b" or "a, b and c", as the help of
+// a knob names the workloads that take it.
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // toKnobInt reads a knob's integer; 0 (unset) is refused as given, since

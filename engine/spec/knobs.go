@@ -77,19 +77,25 @@ func (w *Workload) TakesKnob(name string) bool {
 	return true
 }
 
+// KnobTakers names the workloads that take the socket knob called name,
+// in the registry's order.
+func KnobTakers(name string) []string {
+	var names []string
+	for _, w := range Workloads() {
+		if w.TakesKnob(name) {
+			names = append(names, w.Name)
+		}
+	}
+	return names
+}
+
 // appliesTo says which workloads take the knob of r, and why the others
 // do not: "tcp_stream and tcp_maerts (TCP_CORK)".
 func (r *knobRule) appliesTo() string {
 	if r.takers != "" {
 		return r.takers + r.why
 	}
-	var names []string
-	for _, w := range Workloads() {
-		if w.TakesKnob(r.name) {
-			names = append(names, w.Name)
-		}
-	}
-	return joinAnd(names) + r.why
+	return joinAnd(KnobTakers(r.name)) + r.why
 }
 
 // validateKnobs checks the knobs, and that a test without a control

@@ -8,17 +8,6 @@ import (
 	"netscript/engine/sock"
 )
 
-// knobTakers lists the names of the workloads that take the knob name.
-func knobTakers(name string) []string {
-	var out []string
-	for _, w := range Workloads() {
-		if w.TakesKnob(name) {
-			out = append(out, w.Name)
-		}
-	}
-	return out
-}
-
 // TestKnobTakers: which workloads take each knob comes from the
 // descriptors' TakesKnobs, and is what it was when predicates on the
 // traits decided it.
@@ -41,7 +30,7 @@ func TestKnobTakers(t *testing.T) {
 		{OptZeroCopy, []string{"tcp_stream", "tcp_maerts", "udp_stream"}},
 		{"nodelay", all}, // not a knob: TakesKnob has nothing against it
 	} {
-		if got := knobTakers(c.knob); !slices.Equal(got, c.want) {
+		if got := KnobTakers(c.knob); !slices.Equal(got, c.want) {
 			t.Errorf("%s: taken by %v, want %v", c.knob, got, c.want)
 		}
 	}
