@@ -20,6 +20,7 @@ func advise(err error, w *spec.Workload) error {
 	if err == nil {
 		return nil
 	}
+	err = scriptTerms(err)
 	var oe *sock.OpError
 	switch {
 	case errors.Is(err, spec.ErrNeedsDataPort):
