@@ -76,6 +76,7 @@ func scriptNotes(res *result.Result) {
 		case strings.HasPrefix(n, client.NoteNetserver):
 			res.Notes[i] = `server="netserver": ` + n
 		case strings.HasPrefix(n, client.NoteRemoteCPUUnreported):
+			n = strings.Replace(n, npwire.PadAvoided, "transactions= avoids the pad", 1)
 			res.Notes[i] = "cpu_util: remote_cpu is None: " + strings.TrimPrefix(n, client.NoteRemoteCPUUnreported)
 		}
 	}

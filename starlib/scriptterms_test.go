@@ -50,12 +50,12 @@ func TestScriptTerms(t *testing.T) {
 func TestScriptNotes(t *testing.T) {
 	res := &result.Result{Notes: []string{
 		client.NoteNetserver + "accepts",
-		client.NoteRemoteCPUUnreported + "netserver reported no CPU",
+		client.NoteRemoteCPUUnreported + "netserver reported 450.0 % (it measures a timed connection test over its padded timer; " + npwire.PadAvoided + ")",
 		"fastopen: the server refused",
 	}}
 	scriptNotes(res)
 	scriptNotes(nil)
-	want := []string{`server="netserver": netserver does not report accepts`, "cpu_util: remote_cpu is None: netserver reported no CPU", "fastopen: the server refused"}
+	want := []string{`server="netserver": netserver does not report accepts`, "cpu_util: remote_cpu is None: netserver reported 450.0 % (it measures a timed connection test over its padded timer; transactions= avoids the pad)", "fastopen: the server refused"}
 	if fmt.Sprint(res.Notes) != fmt.Sprint(want) {
 		t.Errorf("notes %q, want %q", res.Notes, want)
 	}

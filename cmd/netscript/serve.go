@@ -108,7 +108,7 @@ func serve(args []string) int {
 	// their servers; without, it refuses them naming the flag.
 	ag := allow.clientAgent(th, tok, lim)
 	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag, NetperfAnySource: *npAny,
-		Explain: serveadvice.Explain}) // its refusals and log name the flags that set its bounds
+		Explain: serveadvice.Explain, LogPrefix: "netscript serve: "}) // its refusals and log name the flags that set its bounds
 	defer srv.Close()
 	// netperf's listeners first: once the native one answers (what
 	// scripts and tests wait for), every listener does.

@@ -70,6 +70,9 @@ type Config struct {
 	// such as the flag that sets a bound (limits.Bounded). Without it the
 	// text is the error's own.
 	Explain func(error) string
+	// LogPrefix begins every line the server logs (the daemon's name:
+	// "netscript serve: ").
+	LogPrefix string
 }
 
 // Server serves tests on any number of listeners.
@@ -125,9 +128,11 @@ func New(cfg Config) *Server {
 	if cfg.Grace <= 0 {
 		cfg.Grace = 30 * time.Second
 	}
+	gate := newFloodGate(cfg.Log)
+	gate.prefix = cfg.LogPrefix
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{cfg: cfg, lim: lim, admit: limits.NewAdmission(lim), perAddr: map[netip.Addr]int{},
-		log: log.New(newFloodGate(cfg.Log), "netscript serve: ", log.LstdFlags),
+		log: log.New(gate, cfg.LogPrefix, log.LstdFlags),
 		ctx: ctx, cancel: cancel}
 }
 
