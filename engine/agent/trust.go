@@ -50,7 +50,7 @@ var ErrOnlyNetscript = errors.New("this daemon runs the client side of tests onl
 
 // Off is the ClientAgent of a daemon whose operator has not allowed it to
 // run the client side of tests (serve without --allow-client): it refuses
-// every RunClient with ErrNotAllowed, which names the flag.
+// every RunClient with ErrNotAllowed (the daemon's front end names the flag).
 type Off struct{}
 
 var _ server.ClientAgent = Off{}

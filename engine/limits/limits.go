@@ -251,8 +251,8 @@ func NewConnRate(perSecond, every int) *ConnRate {
 }
 
 // Check accounts for `every` more connections. It returns an *Exceeded
-// naming the bound max-conn-rate once the connections have outrun the rate by more
-// than the bucket holds.
+// naming the bound max-conn-rate once the connections have outrun the
+// rate by more than the bucket holds.
 func (r *ConnRate) Check() error {
 	now := r.now()
 	if r.last.IsZero() {
