@@ -8,6 +8,7 @@ import (
 	"netscript/engine/proto"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
+	"netscript/internal/serveadvice"
 )
 
 // advise turns the engine's typed errors into what a script's author can
@@ -19,6 +20,7 @@ func advise(err error, w *spec.Workload) error {
 	if err == nil {
 		return nil
 	}
+	err = scriptTerms(err)
 	var oe *sock.OpError
 	switch {
 	case errors.Is(err, spec.ErrNeedsDataPort):
@@ -55,11 +57,17 @@ func (a *advised) Unwrap() error { return a.err }
 
 // embeddedBound explains a bound of the embedded server that names a
 // serve flag: the script's user cannot pass it to that server, but can
-// start a daemon with it and name it as the host.
+// start a daemon with it and name it as the host. The bound is a
+// limits.Bounded, or, as the server's refusal came over the wire (where
+// its type is lost), text naming the flag that sets it.
 func embeddedBound(err error) error {
-	if err == nil || !strings.Contains(err.Error(), "(netscript serve --") {
+	if err == nil {
 		return err
 	}
-	return &advised{err: err, text: err.Error() + "; the embedded server keeps a daemon's bounds on threads and tests at once: " +
+	text := serveadvice.Explain(err)
+	if !serveadvice.NamesFlag(text) {
+		return err
+	}
+	return &advised{err: err, text: text + "; the embedded server keeps a daemon's bounds on threads and tests at once: " +
 		"run `netscript serve` with that flag and give its address as host"}
 }

@@ -18,6 +18,7 @@ import (
 	"netscript/engine/sock"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
+	"netscript/internal/serveadvice"
 	"netscript/starlib/embedded"
 	"netscript/starlib/progress"
 )
@@ -112,7 +113,7 @@ func (e *Env) Embedded(fam sock.Family) (netip.AddrPort, error) {
 		return ap, nil
 	}
 	if e.embedded == nil {
-		e.embedded = server.New(server.Config{Version: e.Version, Threads: &e.Threads, Token: e.Token})
+		e.embedded = server.New(server.Config{Version: e.Version, Threads: &e.Threads, Token: e.Token, Explain: serveadvice.Explain})
 		e.addrs = map[sock.Family]netip.AddrPort{}
 	}
 	lo := sock.Loopback(fam)

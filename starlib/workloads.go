@@ -46,6 +46,7 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 		// conversation with it.
 		opt.Progress, opt.Interim = nil, nil
 		res, err := agent.Run(ctxOf(th), s, opt)
+		scriptNotes(res)
 		env.resultMade(&s, res, err)
 		warn(env, s.Workload, res)
 		return res, err
@@ -64,6 +65,7 @@ func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	if opt.Embedded {
 		err = embeddedBound(err)
 	}
+	scriptNotes(res)
 	env.resultMade(&s, res, err)
 	if env.Progress != nil {
 		env.Progress.Done()

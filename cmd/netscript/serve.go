@@ -18,6 +18,7 @@ import (
 	"netscript/engine/server"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
+	"netscript/internal/serveadvice"
 	"netscript/starlib/embedded"
 )
 
@@ -73,7 +74,7 @@ func serve(args []string) int {
 		// A script's own server: its token comes from the script, on fd.
 		err := embedded.Serve(*embeddedFD, listen, func(tok auth.Token) *server.Server {
 			return server.New(server.Config{Version: version, Commit: commit, Threads: &workload.Threads{},
-				Log: io.Discard, Limits: embedded.Limits(lim), Token: tok}) // the script reports every failure itself
+				Log: io.Discard, Limits: embedded.Limits(lim), Token: tok, Explain: serveadvice.Explain}) // the script reports every failure itself
 		})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
@@ -106,7 +107,8 @@ func serve(args []string) int {
 	// scripts (client=) within its own bounds, proving the same token to
 	// their servers; without, it refuses them naming the flag.
 	ag := allow.clientAgent(th, tok, lim)
-	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag, NetperfAnySource: *npAny})
+	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag, NetperfAnySource: *npAny,
+		Explain: serveadvice.Explain, LogPrefix: "netscript serve: "}) // its refusals and log name the flags that set its bounds
 	defer srv.Close()
 	// netperf's listeners first: once the native one answers (what
 	// scripts and tests wait for), every listener does.

@@ -101,6 +101,9 @@ func (a *Agent) ServeClient(ctx context.Context, sess *server.Session, payload [
 	if errors.As(err, &te) {
 		err = te.Err
 	}
+	if err != nil {
+		err = &explained{err: err, text: sess.Explain(err)} // the daemon's words, as its refusals
+	}
 	cr, eerr := EncodeResult(res, err)
 	if eerr != nil {
 		g.send(func() { sess.Refuse(eerr) })
@@ -229,3 +232,13 @@ func (g *remoteGate) read() {
 		}
 	}
 }
+
+// explained is an error in the daemon's words (server.Session.Explain);
+// it unwraps to the engine's.
+type explained struct {
+	err  error
+	text string
+}
+
+func (e *explained) Error() string { return e.text }
+func (e *explained) Unwrap() error { return e.err }

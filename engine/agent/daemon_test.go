@@ -30,12 +30,12 @@ func TestRunClientLimits(t *testing.T) {
 		want string // "" if the test runs
 	}{
 		{"within", func(s *spec.Spec) { s.Flows, s.Request = 2, 512 }, ""},
-		{"flows", func(s *spec.Spec) { s.Flows = 3 }, "flows 3 exceeds this server's limit of 2 (netscript serve --max-flows)"},
-		{"request", func(s *spec.Spec) { s.Request = 4096 }, "request size 4096 bytes exceeds this server's limit of 1024 bytes (netscript serve --max-message)"},
+		{"flows", func(s *spec.Spec) { s.Flows = 3 }, "flows 3 exceeds this server's limit of 2"},
+		{"request", func(s *spec.Spec) { s.Request = 4096 }, "request size 4096 bytes exceeds this server's limit of 1024 bytes"},
 		{"response", func(s *spec.Spec) { s.Response = 2048 }, "response size 2048 bytes exceeds"},
-		{"send buffer", func(s *spec.Spec) { s.SendBuffer = 4 << 20 }, "send buffer 4194304 bytes exceeds this server's limit of 1048576 bytes (netscript serve --max-buffer)"},
+		{"send buffer", func(s *spec.Spec) { s.SendBuffer = 4 << 20 }, "send buffer 4194304 bytes exceeds this server's limit of 1048576 bytes"},
 		{"stream send size", func(s *spec.Spec) { *s = spec.Default(spec.TCPStream); s.SendSize = 1 << 16 }, "send size 65536 bytes exceeds"},
-		{"duration", func(s *spec.Spec) { s.Duration = 2 * time.Hour }, "--max-duration"},
+		{"duration", func(s *spec.Spec) { s.Duration = 2 * time.Hour }, "duration 2h0m0s exceeds this server's limit of 1h0m0s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := spec.Default(spec.TCPRR)
@@ -94,7 +94,7 @@ func TestRunClientThreadBudget(t *testing.T) {
 	s.Duration, s.Flows = 300*time.Millisecond, 4 // a thread per flow on the client side
 	s.Client = a.String()
 	_, err := agent.Run(context.Background(), s, client.Options{Threads: &workload.Threads{}})
-	if err == nil || !strings.Contains(err.Error(), "this daemon's threads: the test needs 4 data-path threads, more than the budget of 3 (netscript serve --max-threads)") {
+	if err == nil || !strings.Contains(err.Error(), "this daemon's threads: the test needs 4 data-path threads, more than the budget of 3") {
 		t.Fatalf("got %v", err)
 	}
 	s.Flows = 2

@@ -37,14 +37,20 @@ func (r Reach) String() string {
 	return "netscript"
 }
 
-// ErrNotAllowed is what a daemon started without --allow-client answers a
-// script's client= test.
-var ErrNotAllowed = errors.New("this daemon does not run the client side of tests for scripts (client=): " +
-	"its operator can allow it with netscript serve --allow-client")
+// ErrNotAllowed is what a daemon whose operator has not allowed it to run
+// the client side of tests (Off) answers a request to run one; the
+// daemon's front end says how to allow it.
+var ErrNotAllowed = errors.New("this daemon does not run the client side of tests for scripts")
+
+// ErrOnlyNetscript is why an Agent whose Reach is Netscript refuses a test
+// without a control connection; the daemon's front end says how to allow
+// it (Any).
+var ErrOnlyNetscript = errors.New("this daemon runs the client side of tests only toward netscript daemons, " +
+	"and a test without a control connection sends straight to a port with no control handshake")
 
 // Off is the ClientAgent of a daemon whose operator has not allowed it to
 // run the client side of tests (serve without --allow-client): it refuses
-// every RunClient with ErrNotAllowed, which names the flag.
+// every RunClient with ErrNotAllowed (the daemon's front end names the flag).
 type Off struct{}
 
 var _ server.ClientAgent = Off{}
@@ -58,9 +64,7 @@ func (Off) ServeClient(_ context.Context, sess *server.Session, _ []byte) {
 // daemon may run tests toward any port.
 func (a *Agent) checkReach(sp *spec.Spec) error {
 	if sp.NoControl && a.Reach != Any {
-		return errors.New("client: this daemon runs the client side of tests only toward netscript daemons, " +
-			"and control=False sends straight to a port with no control handshake " +
-			"(its operator can allow that with netscript serve --allow-client=any)")
+		return fmt.Errorf("client: %w", ErrOnlyNetscript)
 	}
 	return nil
 }

@@ -149,17 +149,16 @@ func (s *udpSink) datagrams() int64 {
 }
 
 // TestOff: a daemon started without --allow-client refuses to run a
-// test's client side, naming the flag, and sends nothing toward the
-// test's server.
+// test's client side (the daemon's front end names the flag:
+// internal/serveadvice), and sends nothing toward the test's server.
 func TestOff(t *testing.T) {
 	_, a := startAgent(t, agent.Off{})
 	sink := newTCPSink(t, nil)
 	s := spec.Default(spec.TCPStream)
 	s.Host, s.Port, s.Duration, s.Client = "127.0.0.1", sink.port, time.Second, a.String()
 	_, err := agent.Run(context.Background(), s, client.Options{})
-	if err == nil || !strings.Contains(err.Error(), "netscript serve --allow-client") ||
-		!strings.Contains(err.Error(), "client "+a.String()+": this daemon does not run the client side of tests for scripts") {
-		t.Fatalf("got %v, want the refusal naming --allow-client", err)
+	if err == nil || !strings.HasSuffix(err.Error(), "client "+a.String()+": "+agent.ErrNotAllowed.Error()) {
+		t.Fatalf("got %v, want the refusal", err)
 	}
 	if n := sink.conns.Load(); n != 0 {
 		t.Errorf("the test's server got %d connections", n)
@@ -168,8 +167,8 @@ func TestOff(t *testing.T) {
 
 // TestReach: a daemon allowed to run client sides toward netscript daemons
 // (--allow-client) refuses a test with control=False, which would send
-// straight to any port, naming --allow-client=any, before sending
-// anything; one allowed any (--allow-client=any) runs it.
+// straight to any port, before sending anything (the daemon's front end
+// names --allow-client=any); one allowed any (--allow-client=any) runs it.
 func TestReach(t *testing.T) {
 	th := &workload.Threads{}
 	_, nsOnly := startAgent(t, &agent.Agent{Threads: th})
@@ -180,7 +179,7 @@ func TestReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const refusal = "control=False sends straight to a port with no control handshake (its operator can allow that with netscript serve --allow-client=any)"
+	refusal := "client: " + agent.ErrOnlyNetscript.Error()
 	udp, tcp := newUDPSink(t), newTCPSink(t, nil)
 	for _, c := range []struct {
 		name   string

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"netscript/engine/auth"
+	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/result"
 	"netscript/engine/sock"
@@ -500,7 +501,7 @@ func (o *Options) takeThreads(n int) (release func(), err error) {
 	}
 	release, err = o.Threads.TryAcquire(n)
 	if err != nil {
-		return nil, fmt.Errorf("this daemon's threads: the test %w (netscript serve --max-threads)", err)
+		return nil, fmt.Errorf("this daemon's threads: the test %w", limits.Hit("max-threads", err))
 	}
 	return release, nil
 }

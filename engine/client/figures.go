@@ -222,7 +222,7 @@ func (r *run) cpuFigures(res *result.Result, w *worker) {
 			proc := percentOf(thread, time.Duration(rc.ElapsedNs), ncpu)
 			res.RemoteProcCPU, res.RemoteProcSD = &proc, timeDemand(thread)
 		}
-	} else if res.Remote != nil && !hasNote(res.Notes, "cpu_util: remote_cpu is None") {
+	} else if res.Remote != nil && !hasNote(res.Notes, NoteRemoteCPUUnreported) {
 		res.Notes = append(res.Notes, "cpu_util: the server did not report its CPU")
 	}
 }

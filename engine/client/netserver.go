@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"net/netip"
 	"sync"
@@ -53,11 +52,11 @@ func npDial(ctx context.Context, addr netip.AddrPort, timeout time.Duration) (ne
 	var ne net.Error
 	switch {
 	case errors.As(err, &ne) && ne.Timeout():
-		return nil, fmt.Errorf(`server="netserver": no answer from %s within %v (host down or filtered?)`, addr, timeout)
+		return nil, npErrorf(addr.String(), "no answer from %s within %v (host down or filtered?)", addr, timeout)
 	case errors.Is(err, errConnRefused):
-		return nil, fmt.Errorf(`server="netserver": nothing listens at %s (connection refused): start netserver -p %d there`, addr, addr.Port())
+		return nil, npErrorf(addr.String(), "nothing listens at %s (connection refused): start netserver -p %d there", addr, addr.Port())
 	}
-	return nil, fmt.Errorf(`server="netserver": dial %s: %w`, addr, err)
+	return nil, npErrorf(addr.String(), "dial %s: %w", addr, err)
 }
 
 // npExchange sends m and reads the answer before deadline; first says it
@@ -67,10 +66,14 @@ func npExchange(c net.Conn, addr string, m *npwire.Message, deadline time.Time, 
 	_, err := c.Write(m.Bytes())
 	c.SetWriteDeadline(time.Time{})
 	if err != nil {
-		return nil, fmt.Errorf(`server="netserver": sending %s to %s: %w`, npwire.Name(m.Type), addr, err)
+		return nil, npErrorf(addr, "sending %s to %s: %w", npwire.Name(m.Type), addr, err)
 	}
 	if first {
-		return npwire.ReadFirstAnswer(c, addr, deadline)
+		m, err := npwire.ReadFirstAnswer(c, addr, deadline)
+		if err != nil {
+			return nil, &NetserverError{Addr: addr, Err: err}
+		}
+		return m, nil
 	}
 	return npwire.ReadLaterAnswer(c, addr, "answer to "+npwire.Name(m.Type), deadline)
 }
@@ -219,7 +222,7 @@ func (r *run) npEnd(ctx context.Context, w *worker, conns []*npConn, stalled *St
 }
 
 // npNote says which figures a netserver cannot give.
-const npNote = `server="netserver": netserver does not report accepts, errors, peers, its TCP_INFO (remote.tcp), its threads' CPU or Fast Open on its side (None); remote.elapsed is its own clock`
+const npNote = NoteNetserver + "accepts, errors, peers, its TCP_INFO (remote.tcp), its threads' CPU or Fast Open on its side; remote.elapsed is its own clock"
 
 // npFlowErr names the flow of a test of several.
 func npFlowErr(i, n int, err error) error {
@@ -257,7 +260,7 @@ func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline ti
 		nc.dataPort = int(nc.omni.DataPort)
 	}
 	if nc.dataPort <= 0 || nc.dataPort > 65535 {
-		return fmt.Errorf(`server="netserver": %s gave data port %d, which is no port`, addr, nc.dataPort)
+		return npErrorf(addr, "%s gave data port %d, which is no port", addr, nc.dataPort)
 	}
 	if want := s.DataPortFor(i); want != 0 && nc.dataPort != want {
 		return spec.Bad("data_port", "netserver at %s listens on %d, not on the %d asked for", addr, nc.dataPort, want)
@@ -269,10 +272,10 @@ func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline ti
 func npSetupErr(err error, addr string) error {
 	var se *npwire.ServerError
 	if errors.As(err, &se) && se.Errno == npwire.UnknownRequest {
-		return fmt.Errorf(`server="netserver": the netserver at %s does not know %s (errno 998): `+
+		return npErrorf(addr, "the netserver at %s does not know %s (errno 998): "+
 			"a netserver of another version (before 2.5, or built without the omni tests); netscript speaks to netperf 2.7's", addr, se.What)
 	}
-	return fmt.Errorf(`server="netserver": %s: %w`, addr, err)
+	return npErrorf(addr, "%s: %w", addr, err)
 }
 
 // granted puts what the netserver granted into Ready's terms.
@@ -294,7 +297,7 @@ func npResults(conns []*npConn, s *spec.Spec, deadline time.Time) {
 			addr := c.c.RemoteAddr().String()
 			m, err := npwire.ReadLaterAnswer(c.c, addr, "results", deadline)
 			if err != nil {
-				c.err = fmt.Errorf(`server="netserver": %w`, err)
+				c.err = &NetserverError{Addr: addr, Err: err}
 				return
 			}
 			if c.tcc != nil {
@@ -375,7 +378,7 @@ func (r *run) npRemote(res *result.Result, conns []*npConn) {
 		res.Config.RemoteSendBufferEnd, res.Config.RemoteRecvBufferEnd = conns[0].figs.SendBuf, conns[0].figs.RecvBuf
 	}
 	if measured == 0 && why != "" {
-		res.Notes = append(res.Notes, "cpu_util: remote_cpu is None: "+why)
+		res.Notes = append(res.Notes, NoteRemoteCPUUnreported+why)
 	}
 	if measured > 0 {
 		r.remoteCPU = &proto.CPUReport{Util: util / float64(measured), NumCPU: ncpu, ThreadNs: -1,

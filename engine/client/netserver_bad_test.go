@@ -132,12 +132,12 @@ func TestNetserverRefusedOptions(t *testing.T) {
 		mod  func(s *spec.Spec)
 		want string
 	}{
-		{func(s *spec.Spec) { s.Client = "127.0.0.1" }, `server="netserver": option client= is not supported by netserver`},
-		{func(s *spec.Spec) { s.NoControl, s.DataPort = true, 9 }, `server="netserver": option control= is not supported by netserver`},
-		{func(s *spec.Spec) { *s = npSpec(spec.TCPMaerts, "127.0.0.1", 9); s.Rate = 10 }, `option rate= is not supported by netserver`},
-		{func(s *spec.Spec) { s.Duration, s.Transactions = 0, 1<<32 }, `option transactions= is not supported by netserver`},
-		{func(s *spec.Spec) { s.Host = "" }, `host: server="netserver" needs host`},
-		{func(s *spec.Spec) { s.Flows, s.DataPort = 2, 5000 }, "data_port: " + `with server="netserver" each flow has a netserver of its own`},
+		{func(s *spec.Spec) { s.Client = "127.0.0.1" }, "against a netserver: option client is not supported by netserver"},
+		{func(s *spec.Spec) { s.NoControl, s.DataPort = true, 9 }, "against a netserver: option control is not supported by netserver"},
+		{func(s *spec.Spec) { *s = npSpec(spec.TCPMaerts, "127.0.0.1", 9); s.Rate = 10 }, "option rate is not supported by netserver"},
+		{func(s *spec.Spec) { s.Duration, s.Transactions = 0, 1<<32 }, "option transactions is not supported by netserver"},
+		{func(s *spec.Spec) { s.Host = "" }, "host: a test against a netserver needs host"},
+		{func(s *spec.Spec) { s.Flows, s.DataPort = 2, 5000 }, "data_port: against a netserver each flow has a netserver of its own"},
 		{func(s *spec.Spec) { s.Server = "netperf" }, `server: want "netscript" or "netserver"`},
 	} {
 		s := npSpec(spec.TCPRR, "127.0.0.1", 9) // nothing is ever sent there

@@ -82,7 +82,7 @@ func TestNetserverWorkloads(t *testing.T) {
 			if len(res.Flows) != 1 || res.Flows[0].Remote == nil {
 				t.Errorf("flows %+v: want one with its netserver's counts", res.Flows)
 			}
-			if !hasNote(res, `server="netserver"`) {
+			if !hasNote(res, client.NoteNetserver) {
 				t.Errorf("notes %q: none says what netserver does not report", res.Notes)
 			}
 			if res.RemoteProcCPU != nil || res.Config.RemoteCPUAffinity != nil {

@@ -142,7 +142,7 @@ func (r *run) addRemoteTCP(res *result.Result, rr *proto.Results) {
 	}
 	if r.noTCP {
 		res.Remote.Unreported = append(res.Remote.Unreported, "tcp")
-		res.Notes = append(res.Notes, "remote.tcp is None: the server is of a release that does not report TCP_INFO")
+		res.Notes = append(res.Notes, "remote.tcp not reported: the server is of a release that does not report TCP_INFO")
 		return
 	}
 	res.Remote.TCP = result.TCPOf(rr.TCP.Result())

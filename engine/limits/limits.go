@@ -107,17 +107,18 @@ func (l *Limits) Validate() error {
 	return nil
 }
 
-// Exceeded is a request beyond a bound; its message names the bound so the
-// script's user knows what to ask the operator for.
+// Exceeded is a request beyond a bound; it says what was asked and the
+// limit, and names the bound (Flag) so the front end can tell the
+// script's user what to ask the operator for.
 type Exceeded struct {
 	What  string // "duration", "request size", ...
 	Got   string
 	Limit string
-	Flag  string // the serve flag that sets the bound
+	Flag  string // the bound's name, as Register names its flag ("max-duration")
 }
 
 func (e *Exceeded) Error() string {
-	return fmt.Sprintf("%s %s exceeds this server's limit of %s (netscript serve --%s)", e.What, e.Got, e.Limit, e.Flag)
+	return fmt.Sprintf("%s %s exceeds this server's limit of %s", e.What, e.Got, e.Limit)
 }
 
 // Int checks one integer value against [lo, hi].
@@ -184,8 +185,12 @@ func NewAdmission(l Limits) *Admission {
 	return &Admission{perClient: map[netip.Addr]int{}, max: l.MaxTests, per: l.MaxTestsPerClient}
 }
 
-// Busy is a refusal because too many tests run.
-type Busy struct{ Msg string }
+// Busy is a refusal because too many tests (or connections) run; Bound
+// names the bound that refused it, as Register names its flag.
+type Busy struct {
+	Msg   string
+	Bound string
+}
 
 func (e *Busy) Error() string { return e.Msg }
 
@@ -196,10 +201,10 @@ func (a *Admission) Admit(client netip.Addr) (release func(), err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.total >= a.max {
-		return nil, &Busy{fmt.Sprintf("server busy: %d tests are running, the limit is %d (netscript serve --max-tests)", a.total, a.max)}
+		return nil, &Busy{Msg: fmt.Sprintf("server busy: %d tests are running, the limit is %d", a.total, a.max), Bound: "max-tests"}
 	}
 	if a.perClient[client] >= a.per {
-		return nil, &Busy{fmt.Sprintf("server busy for %s: %d of its tests are running, the limit per client is %d (netscript serve --max-tests-per-client)", client, a.perClient[client], a.per)}
+		return nil, &Busy{Msg: fmt.Sprintf("server busy for %s: %d of its tests are running, the limit per client is %d", client, a.perClient[client], a.per), Bound: "max-tests-per-client"}
 	}
 	a.total++
 	a.perClient[client]++
@@ -246,8 +251,8 @@ func NewConnRate(perSecond, every int) *ConnRate {
 }
 
 // Check accounts for `every` more connections. It returns an *Exceeded
-// naming --max-conn-rate once the connections have outrun the rate by more
-// than the bucket holds.
+// naming the bound max-conn-rate once the connections have outrun the
+// rate by more than the bucket holds.
 func (r *ConnRate) Check() error {
 	now := r.now()
 	if r.last.IsZero() {

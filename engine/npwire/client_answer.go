@@ -17,10 +17,13 @@ import (
 type NotNetserverError struct {
 	Addr string
 	What string
+	// Netscript says the far end is a netscript daemon, so the test
+	// should be run against it as one (the front end says how).
+	Netscript bool
 }
 
 func (e *NotNetserverError) Error() string {
-	return fmt.Sprintf(`server="netserver": %s at %s %s`, "the far end", e.Addr, e.What)
+	return fmt.Sprintf("%s at %s %s", "the far end", e.Addr, e.What)
 }
 
 // silentWhat begins what a far end that answered nothing did.
@@ -42,11 +45,11 @@ func ReadAnswer(c net.Conn, addr string, deadline time.Time) (*Message, error) {
 	n, err := io.ReadFull(c, b)
 	if err == nil {
 		if what := Diagnose(b); what != "" {
-			return nil, &NotNetserverError{Addr: addr, What: what}
+			return nil, &NotNetserverError{Addr: addr, What: what, Netscript: bytes.HasPrefix(b, []byte(netscriptMagic))}
 		}
 		return Parse(b)
 	}
-	return nil, &NotNetserverError{Addr: addr, What: Explain(b[:n], err)}
+	return nil, &NotNetserverError{Addr: addr, What: Explain(b[:n], err), Netscript: bytes.HasPrefix(b[:n], []byte(netscriptMagic))}
 }
 
 // ReadLaterAnswer reads one message, what ("OMNI_RESULTS"), from a far end
@@ -118,7 +121,7 @@ func ProbeHTTP(addr string, deadline time.Time) string {
 func Diagnose(b []byte) string {
 	switch {
 	case bytes.HasPrefix(b, []byte(netscriptMagic)):
-		return `is a netscript daemon (it greets with "NETSCRPT"): leave server= out, or give server="netscript"`
+		return `is a netscript daemon (it greets with "NETSCRPT"), not a netserver`
 	case bytes.HasPrefix(b, []byte("HTTP/")):
 		line, _, _ := bytes.Cut(b, []byte("\n"))
 		return fmt.Sprintf("is an HTTP server (it answered %q), not a netserver", printable(line, 60))

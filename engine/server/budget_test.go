@@ -47,7 +47,7 @@ func TestThreadBudget(t *testing.T) {
 		return proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, Flows: flows, DurationNs: int64(time.Second)}
 	}
 	// Four TCP_RR flows are served on a thread each: more than the budget.
-	if _, _, err := openSession(t, ap, rr(4)); err == nil || !strings.Contains(err.Error(), "needs 4 data-path threads, more than the budget of 3 (netscript serve --max-threads)") {
+	if _, _, err := openSession(t, ap, rr(4)); err == nil || !strings.Contains(err.Error(), "needs 4 data-path threads, more than the budget of 3") {
 		t.Fatalf("4 flows: %v", err)
 	}
 	settles(t, srv, server.Load{})
@@ -119,7 +119,7 @@ func TestFlowsThatNeverArrive(t *testing.T) {
 	}
 	dataConns(t, ap, ready, 3) // all there, but no Start
 	err = pc.Expect(proto.TypeStarted, &proto.Started{}, 15*time.Second)
-	if !errors.As(err, &re) || !strings.Contains(re.Message, "waiting for Start: 3 of 3 flows' data connections in, then nothing for 1s (netscript serve --handshake-timeout)") {
+	if !errors.As(err, &re) || !strings.Contains(re.Message, "waiting for Start: 3 of 3 flows' data connections in, then nothing for 1s") {
 		t.Fatalf("no Start: %v", err)
 	}
 	settles(t, srv, server.Load{})
@@ -200,7 +200,7 @@ func TestPendingPerClient(t *testing.T) {
 	if err == nil {
 		err = pc.Expect(proto.TypeReady, &proto.Ready{}, 5*time.Second)
 	}
-	if err == nil || !strings.Contains(err.Error(), "server busy for 127.0.0.2: 3 of its control connections are being set up, the limit per client is 3 (netscript serve --max-pending-per-client)") {
+	if err == nil || !strings.Contains(err.Error(), "server busy for 127.0.0.2: 3 of its control connections are being set up, the limit per client is 3") {
 		t.Fatalf("a fourth from one address: %v", err)
 	}
 	if err := goodTest(ap, th, nil, 500*time.Millisecond)(); err != nil {

@@ -255,7 +255,7 @@ func TestMaxPending(t *testing.T) {
 	s := spec.Default(spec.TCPRR)
 	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), time.Second
 	_, err := client.Run(context.Background(), s, client.Options{})
-	if err == nil || !strings.Contains(err.Error(), "server busy: 5 control connections are being set up, the limit is 5 (netscript serve --max-pending)") {
+	if err == nil || !strings.Contains(err.Error(), "server busy: 5 control connections are being set up, the limit is 5") {
 		t.Fatalf("got %v", err)
 	}
 	for _, c := range silent {
@@ -278,7 +278,7 @@ func TestAdmission(t *testing.T) {
 	s := spec.Default(spec.TCPRR)
 	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), time.Second
 	_, err := client.Run(context.Background(), s, client.Options{Threads: th})
-	if err == nil || !strings.Contains(err.Error(), "server: server busy for 127.0.0.1: 1 of its tests are running, the limit per client is 1 (netscript serve --max-tests-per-client)") {
+	if err == nil || !strings.Contains(err.Error(), "server: server busy for 127.0.0.1: 1 of its tests are running, the limit per client is 1") {
 		t.Fatalf("got %v", err)
 	}
 	if err := wait(); err != nil {
@@ -298,7 +298,7 @@ func TestConnRate(t *testing.T) {
 	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), 20*time.Second
 	r, err := client.Run(context.Background(), s, client.Options{Threads: th})
 	var te *client.TestError
-	if !errors.As(err, &te) || !strings.Contains(err.Error(), "tcp_crr: connection rate of more than 10/s exceeds this server's limit of 10/s (netscript serve --max-conn-rate)") {
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "tcp_crr: connection rate of more than 10/s exceeds this server's limit of 10/s") {
 		t.Fatalf("got %v", err)
 	}
 	if r == nil || r.Transactions == 0 || !strings.Contains(err.Error(), "measured before that") {

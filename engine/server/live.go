@@ -47,7 +47,7 @@ func (s *Server) awaitStop(pc *proto.Conn, setup *proto.Setup, wait time.Duratio
 				err := &silentClient{Silent: silent, Since: last.Sub(start), Flag: "liveness"}
 				// The client may only be slow: tell it why its test ended.
 				stopBeats()
-				pc.Send(proto.TypeError, proto.Error{Message: err.Error()}, time.Second)
+				pc.Send(proto.TypeError, proto.Error{Message: s.explain(err)}, time.Second)
 				return err
 			}
 			if !time.Now().Before(end) {
@@ -97,10 +97,13 @@ func (s *Server) livenessBound(period time.Duration) time.Duration {
 type silentClient struct {
 	Silent time.Duration // how long it had been silent
 	Since  time.Duration // when it was last heard, from the start of the test
-	Flag   string        // the serve flag that sets the bound
+	Flag   string        // the bound's name ("liveness"), as limits.Register names its flag
 }
+
+// BoundName is the name of the bound that ended the test.
+func (e *silentClient) BoundName() string { return e.Flag }
 
 func (e *silentClient) Error() string {
 	return fmt.Sprintf("the client sent nothing on the control connection for %.1f s (since %.1f s into the test): "+
-		"stopped or unreachable? the test is ended (netscript serve --%s)", e.Silent.Seconds(), e.Since.Seconds(), e.Flag)
+		"stopped or unreachable? the test is ended", e.Silent.Seconds(), e.Since.Seconds())
 }

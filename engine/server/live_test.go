@@ -18,7 +18,7 @@ func startLive(t *testing.T, bound time.Duration) (*server.Server, netip.AddrPor
 	t.Helper()
 	l := limits.Default()
 	l.Liveness = bound
-	srv := server.New(server.Config{Version: "test", Limits: l})
+	srv := server.New(server.Config{Version: "test", Limits: l, Explain: nameBound})
 	a, err := srv.Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestSilentClientIsCutOff(t *testing.T) {
 		break
 	}
 	took := time.Since(begin)
-	if !strings.Contains(msg, "the client sent nothing on the control connection for") || !strings.Contains(msg, "--liveness") {
+	if !strings.Contains(msg, "the client sent nothing on the control connection for") || !strings.HasSuffix(msg, "the test is ended [liveness]") {
 		t.Errorf("the server said %q", msg)
 	}
 	if beats < 2 || took < 400*time.Millisecond || took > 10*time.Second {

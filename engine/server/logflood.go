@@ -28,6 +28,7 @@ type floodGate struct {
 	perSecond      int
 	perSecondBytes int
 	lineMax        int
+	prefix         string // begins the line on lines left out, as the log's own lines
 
 	mu      sync.Mutex
 	window  time.Time
@@ -46,8 +47,8 @@ func (g *floodGate) Write(p []byte) (int, error) {
 	defer g.mu.Unlock()
 	if now := time.Now(); now.Sub(g.window) >= time.Second {
 		if g.dropped > 0 {
-			fmt.Fprintf(g.w, "netscript serve: %d more lines were not logged (at most %d lines and %d bytes a second)\n",
-				g.dropped, g.perSecond, g.perSecondBytes)
+			fmt.Fprintf(g.w, "%s%d more lines were not logged (at most %d lines and %d bytes a second)\n",
+				g.prefix, g.dropped, g.perSecond, g.perSecondBytes)
 		}
 		g.window, g.n, g.bytes, g.dropped = now, 0, 0, 0
 	}

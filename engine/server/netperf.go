@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"netscript/engine/limits"
 	"netscript/engine/npwire"
 )
 
@@ -111,9 +112,9 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
 			if !errors.Is(err, io.EOF) {
 				s.np.dropped.Add(1)
 				if errors.Is(err, os.ErrDeadlineExceeded) {
-					err = fmt.Errorf("no whole request within %v (netscript serve --handshake-timeout)", hs)
+					err = limits.Hit("handshake-timeout", fmt.Errorf("no whole request within %v", hs))
 				}
-				s.log.Printf("%s: %v", peer, err)
+				s.log.Printf("%s: %s", peer, s.explain(err))
 			}
 			return
 		}
@@ -168,7 +169,7 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
 func (s *Server) npRefuse(c net.Conn, peer string, m *npwire.Message, err error) {
 	s.np.refused.Add(1)
 	errno := errnoOf(err)
-	s.log.Printf("%s: %s refused (errno %d): %v", peer, npwire.Name(m.Type), errno, err)
+	s.log.Printf("%s: %s refused (errno %d): %s", peer, npwire.Name(m.Type), errno, s.explain(err))
 	var rsp *npwire.Message
 	switch m.Type {
 	case npwire.TypeDoOmni:

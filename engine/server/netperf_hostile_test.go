@@ -154,7 +154,7 @@ func TestNetperfBounds(t *testing.T) {
 			if r := npAsk(t, second, npRR().Message(-1)); r.Word2 != npEBUSY {
 				t.Errorf("second test answered errno %d, want %d (EBUSY)", r.Word2, npEBUSY)
 			}
-			if !strings.Contains(h.logBuf.String(), c.log) {
+			if !strings.Contains(h.logBuf.String(), "["+c.log+"]") {
 				t.Errorf("the log does not name --%s:\n%s", c.log, h.logBuf.String())
 			}
 		})

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -75,7 +76,7 @@ func (s *syncBuffer) String() string {
 func newNPHarness(t *testing.T, lim limits.Limits, v6 bool) *npHarness {
 	t.Helper()
 	h := &npHarness{}
-	h.srv = New(Config{Log: &h.logBuf, Limits: lim, OnNetperf: func(r NetperfReport) {
+	h.srv = New(Config{Log: &h.logBuf, Limits: lim, Explain: npNameBound, OnNetperf: func(r NetperfReport) {
 		h.mu.Lock()
 		h.rep = append(h.rep, r)
 		h.mu.Unlock()
@@ -176,4 +177,15 @@ func withKeyvals(args []string) []string {
 func (r NetperfReport) String() string {
 	return fmt.Sprintf("%s: %d transactions, %d bytes received, %d sent, %v, cpu %.2f",
 		r.Test, r.Transactions, r.BytesReceived, r.BytesSent, r.Elapsed, r.CPUUtil)
+}
+
+// npNameBound is a daemon front end's Config.Explain in miniature (as
+// nameBound in the external tests): it names the bound a limits.Bounded
+// carries.
+func npNameBound(err error) string {
+	var b limits.Bounded
+	if errors.As(err, &b) {
+		return err.Error() + " [" + b.BoundName() + "]"
+	}
+	return err.Error()
 }

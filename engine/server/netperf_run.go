@@ -178,7 +178,8 @@ wait:
 // npBudgetErrno is the errno of a test the daemon could not set up: EBUSY
 // for the thread budget, else EINVAL.
 func npBudgetErrno(err error) int32 {
-	if strings.Contains(err.Error(), "max-threads") {
+	var be *workload.BudgetError
+	if errors.As(err, &be) {
 		return npEBUSY
 	}
 	return npEINVAL

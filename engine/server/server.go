@@ -65,6 +65,14 @@ type Config struct {
 	// -- -L on a client with several addresses needs it for TCP tests,
 	// whose requests do not say where their data will come from.
 	NetperfAnySource bool
+	// Explain, if set, words an error the server logs or sends to a client
+	// (an Error message): the daemon's front end adds its advice there,
+	// such as the flag that sets a bound (limits.Bounded). Without it the
+	// text is the error's own.
+	Explain func(error) string
+	// LogPrefix begins every line the server logs (the daemon's name:
+	// "netscript serve: ").
+	LogPrefix string
 }
 
 // Server serves tests on any number of listeners.
@@ -120,9 +128,11 @@ func New(cfg Config) *Server {
 	if cfg.Grace <= 0 {
 		cfg.Grace = 30 * time.Second
 	}
+	gate := newFloodGate(cfg.Log)
+	gate.prefix = cfg.LogPrefix
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{cfg: cfg, lim: lim, admit: limits.NewAdmission(lim), perAddr: map[netip.Addr]int{},
-		log: log.New(newFloodGate(cfg.Log), "netscript serve: ", log.LstdFlags),
+		log: log.New(gate, cfg.LogPrefix, log.LstdFlags),
 		ctx: ctx, cancel: cancel}
 }
 
@@ -224,15 +234,15 @@ func remoteAddr(c net.Conn) netip.Addr {
 func (s *Server) takePending(addr netip.Addr) (busy string) {
 	if n := s.pending.Add(1); n > int64(s.lim.MaxPending) {
 		s.pending.Add(-1)
-		return fmt.Sprintf("server busy: %d control connections are being set up, the limit is %d (netscript serve --max-pending)",
-			s.lim.MaxPending, s.lim.MaxPending)
+		return s.explain(&limits.Busy{Bound: "max-pending", Msg: fmt.Sprintf("server busy: %d control connections are being set up, the limit is %d",
+			s.lim.MaxPending, s.lim.MaxPending)})
 	}
 	s.perMu.Lock()
 	defer s.perMu.Unlock()
 	if n := s.perAddr[addr]; n >= s.lim.MaxPendingPerClient {
 		s.pending.Add(-1)
-		return fmt.Sprintf("server busy for %s: %d of its control connections are being set up, the limit per client is %d (netscript serve --max-pending-per-client)",
-			addr, n, s.lim.MaxPendingPerClient)
+		return s.explain(&limits.Busy{Bound: "max-pending-per-client", Msg: fmt.Sprintf("server busy for %s: %d of its control connections are being set up, the limit per client is %d",
+			addr, n, s.lim.MaxPendingPerClient)})
 	}
 	s.perAddr[addr]++
 	return ""

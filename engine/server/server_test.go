@@ -110,17 +110,17 @@ func TestBadSetupIsRefusedWithAReason(t *testing.T) {
 		{proto.Setup{Test: "TCP_RR", Request: 1, Response: 1 << 30}, "server: response size 1073741824 out of range 1-67108864"},
 		// Beyond this server's bounds (limits.Default).
 		{proto.Setup{Test: "TCP_RR", Request: 32 << 20, Response: 1},
-			"server: request size 33554432 bytes exceeds this server's limit of 16777216 bytes (netscript serve --max-message)"},
+			"server: request size 33554432 bytes exceeds this server's limit of 16777216 bytes"},
 		{proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, DurationNs: int64(2 * time.Hour)},
-			"server: duration 2h0m0s exceeds this server's limit of 1h0m0s (netscript serve --max-duration)"},
+			"server: duration 2h0m0s exceeds this server's limit of 1h0m0s"},
 		{proto.Setup{Test: "TCP_STREAM", RecvBuffer: 512 << 20},
-			"server: receive buffer 536870912 bytes exceeds this server's limit of 268435456 bytes (netscript serve --max-buffer)"},
+			"server: receive buffer 536870912 bytes exceeds this server's limit of 268435456 bytes"},
 		{proto.Setup{Test: "UDP_RR", Request: 1, Response: 1, DataPort: 80},
-			"server: data port 80 exceeds this server's limit of 1024-65535 (netscript serve --data-ports)"},
+			"server: data port 80 exceeds this server's limit of 1024-65535"},
 		{proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, Flows: 2000},
-			"server: flows 2000 exceeds this server's limit of 1024 (netscript serve --max-flows)"},
+			"server: flows 2000 exceeds this server's limit of 1024"},
 		{proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, Flows: 2, DataPorts: []int{40000, 22}},
-			"server: data port 22 exceeds this server's limit of 1024-65535 (netscript serve --data-ports)"},
+			"server: data port 22 exceeds this server's limit of 1024-65535"},
 	}
 	srv := server.New(server.Config{Version: "test", Threads: th})
 	defer srv.Close()

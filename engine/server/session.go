@@ -54,7 +54,7 @@ func (s *Server) session(c net.Conn, clientAddr netip.Addr) {
 	typ, payload, err := pc.Recv(left())
 	if err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			err = fmt.Errorf("no request within %v of connecting (netscript serve --handshake-timeout)", s.lim.HandshakeTimeout)
+			err = limits.Hit("handshake-timeout", fmt.Errorf("no request within %v of connecting", s.lim.HandshakeTimeout))
 		}
 		s.refuse(pc, peer, fmt.Errorf("waiting for the first request: %w", err))
 		return
@@ -134,8 +134,8 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 	// per flow (a client trickling its connections holds no test for long).
 	err = pc.Expect(proto.TypeStart, &proto.Start{}, hs+time.Duration(setup.DurationNs)+time.Duration(t.flows)*hs/100)
 	if quiet := stalled(); quiet && err != nil {
-		s.refuse(pc, peer, fmt.Errorf("waiting for Start: %d of %d flows' data connections in, then nothing for %v (netscript serve --handshake-timeout)",
-			t.arrived.Load(), t.flows, hs))
+		s.refuse(pc, peer, fmt.Errorf("waiting for Start: %w", limits.Hit("handshake-timeout", fmt.Errorf("%d of %d flows' data connections in, then nothing for %v",
+			t.arrived.Load(), t.flows, hs))))
 		return
 	}
 	if err != nil {
@@ -265,13 +265,26 @@ func (s *Session) Logf(format string, args ...any) {
 
 // refuse sends the reason a session cannot go on and logs it.
 func (s *Server) refuse(pc *proto.Conn, peer string, err error) {
-	s.log.Printf("%s: %v", peer, err)
+	why := s.explain(err)
+	s.log.Printf("%s: %s", peer, why)
 	var re *proto.RemoteError
 	if errors.As(err, &re) {
 		return // the client already said why it gave up
 	}
-	pc.Send(proto.TypeError, proto.Error{Message: clipReply(err.Error())}, time.Second)
+	pc.Send(proto.TypeError, proto.Error{Message: clipReply(why)}, time.Second)
 }
+
+// explain is err as the daemon's front end words it (Config.Explain).
+func (s *Server) explain(err error) string {
+	if s.cfg.Explain != nil {
+		return s.cfg.Explain(err)
+	}
+	return err.Error()
+}
+
+// Explain is err as the daemon's front end words it for the client and the
+// log (Config.Explain): for an agent's own reply.
+func (s *Session) Explain(err error) string { return s.srv.explain(err) }
 
 // endEarly ends a session whose client broke off between steps: a message
 // out of order is answered with an Error that says so; a connection
@@ -282,7 +295,7 @@ func (s *Server) endEarly(pc *proto.Conn, peer string, err error) {
 		s.refuse(pc, peer, fmt.Errorf("protocol error: %w", err))
 		return
 	}
-	s.log.Printf("%s: %v", peer, err)
+	s.log.Printf("%s: %s", peer, s.explain(err))
 }
 
 // CheckSetup validates a Setup message from an untrusted client and

@@ -12,6 +12,7 @@ import (
 
 	"netscript/engine/auth"
 	"netscript/engine/cpu"
+	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
@@ -112,7 +113,7 @@ func (s *Server) newTest(w *spec.Workload, m *proto.Setup, local netip.Addr, gd 
 	release, err := s.cfg.Threads.TryAcquire(t.threadCount())
 	if err != nil {
 		t.closeEndpoints()
-		return nil, fmt.Errorf("flows: the test %v (netscript serve --max-threads)", err)
+		return nil, fmt.Errorf("flows: the test %w", limits.Hit("max-threads", err))
 	}
 	t.release = release
 	go t.serve()

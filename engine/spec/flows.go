@@ -119,7 +119,7 @@ func (s *Spec) validateFlows() error {
 		what string
 	}{{"local", len(s.Locals), "addresses"}, {"local_port", len(s.LocalPorts), "ports"}, {"data_port", len(s.DataPorts), "ports"}} {
 		if l.n != 0 && l.n != n {
-			return bad(l.name, "a list of %d %s for flows=%d: give one per flow", l.n, l.what, n)
+			return &OptionError{Option: l.name, Err: &FlowListError{Len: l.n, What: l.what, Flows: n}}
 		}
 	}
 	if len(s.Locals) > 0 && s.Local != "" {
