@@ -339,6 +339,7 @@ type CRRServer struct {
 	TCPInfo bool
 	tcp     tcpNote
 	started time.Time
+	turn    turn
 }
 
 // Prepare allocates the loop's buffers.
@@ -400,6 +401,7 @@ func (s *CRRServer) Run() {
 		if s.Transactions > 0 && s.Counts.Transactions >= s.Transactions {
 			return
 		}
+		s.turn.done()
 	}
 }
 

@@ -170,6 +170,8 @@ type RRServer struct {
 	resp []byte
 
 	QuickAck bool // re-arm TCP_QUICKACK after each receive (quickack=True)
+
+	turn turn
 }
 
 // Prepare allocates the loop's buffers.
@@ -219,6 +221,7 @@ func (s *RRServer) Run() {
 			return
 		}
 		s.Counts.Transactions++
+		s.turn.done()
 	}
 }
 

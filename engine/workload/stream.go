@@ -135,7 +135,8 @@ type StreamSink struct {
 	Stop     *atomic.Bool
 	ServerOutcome
 
-	buf []byte
+	buf  []byte
+	turn turn
 }
 
 // Prepare allocates the loop's buffer.
@@ -167,5 +168,6 @@ func (s *StreamSink) Run() {
 		}
 		s.Counts.BytesReceived += uint64(n)
 		s.Counts.RecvCalls++
+		s.turn.done()
 	}
 }

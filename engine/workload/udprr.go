@@ -176,6 +176,7 @@ type UDPRRServer struct {
 	rbuf []byte
 	resp []byte
 	from sock.Addr
+	turn turn
 }
 
 // Prepare allocates the loop's buffers.
@@ -242,5 +243,6 @@ func (s *UDPRRServer) Run() {
 			s.Counts.Transactions++
 			break
 		}
+		s.turn.done()
 	}
 }

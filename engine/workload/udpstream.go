@@ -140,6 +140,7 @@ type UDPSink struct {
 
 	buf  []byte
 	from sock.Addr
+	turn turn
 }
 
 // Prepare allocates the loop's buffer.
@@ -201,6 +202,7 @@ func (s *UDPSink) Run() {
 		}
 		s.Counts.BytesReceived += uint64(n)
 		s.Counts.RecvCalls++
+		s.turn.done()
 		if !s.Standing && !ending && s.Stop.Load() {
 			end()
 		}
