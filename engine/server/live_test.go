@@ -69,6 +69,9 @@ func TestSilentClientIsCutOff(t *testing.T) {
 			t.Fatalf("after %d heartbeats: %v", beats, err)
 		}
 		if typ == proto.TypeHeartbeat {
+			if time.Since(begin) > time.Minute { // a hang guard: the server's heartbeats alone never end the loop
+				t.Fatalf("not cut off after %v and %d heartbeats; the bound is 500ms", time.Since(begin), beats)
+			}
 			beats++
 			continue
 		}
@@ -83,7 +86,7 @@ func TestSilentClientIsCutOff(t *testing.T) {
 	if !strings.Contains(msg, "the client sent nothing on the control connection for") || !strings.Contains(msg, "--liveness") {
 		t.Errorf("the server said %q", msg)
 	}
-	if beats < 2 || took < 400*time.Millisecond || took > 10*time.Second {
+	if beats < 2 || took < 400*time.Millisecond || took > 30*time.Second {
 		t.Errorf("cut off after %v and %d heartbeats; the bound is 500ms, the period 100ms", took, beats)
 	}
 	waitIdle(t, srv)
