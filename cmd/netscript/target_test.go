@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"netscript/engine/sock/socktest"
 	"netscript/starlib/record"
 )
 
@@ -219,12 +219,7 @@ json.encode(b.to_dict())`
 // TestJSONLinesFailedTest: a test that fails before it measures anything
 // still has its line, partial, with the error and no result.
 func TestJSONLinesFailedTest(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close() // nothing listens there now
+	port := socktest.Reserve(t, false) // held, not listening: refused
 	r := netscript(t, 60*time.Second, "--json-lines", "-", "-c",
 		fmt.Sprintf(`tcp_rr(host="127.0.0.1", port=%d, duration=0.2, brand="gone")`, port))
 	lines := readJSONLines(t, r.stdout)

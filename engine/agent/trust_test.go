@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -121,10 +122,17 @@ type udpSink struct {
 
 func newUDPSink(t *testing.T) *udpSink {
 	t.Helper()
-	port := socktest.Reserve(t, false)
-	c, err := net.ListenUDP("udp", net.UDPAddrFromAddrPort(netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))))
-	if err != nil {
-		t.Fatal(err)
+	// The UDP port of the number the kernel chose for TCP may be another
+	// program's: then another (the held TCP ports stay held till the end).
+	var port int
+	var c *net.UDPConn
+	for try := 0; c == nil; try++ {
+		port = socktest.Reserve(t, false)
+		var err error
+		c, err = net.ListenUDP("udp", net.UDPAddrFromAddrPort(netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))))
+		if err != nil && (!errors.Is(err, syscall.EADDRINUSE) || try == 20) {
+			t.Fatal(err)
+		}
 	}
 	s := &udpSink{port: port}
 	done := make(chan struct{})

@@ -14,6 +14,7 @@ import (
 	"netscript/engine/client"
 	"netscript/engine/client/netservertest"
 	"netscript/engine/npwire"
+	"netscript/engine/sock/socktest"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
 )
@@ -87,7 +88,7 @@ func TestNetserverNotNetserver(t *testing.T) {
 			}
 		}
 	})
-	refused := freeTCPPort(t)
+	refused := socktest.Reserve(t, false) // held, not listening: refused
 	for _, c := range []struct {
 		name string
 		port int
@@ -113,16 +114,6 @@ func TestNetserverNotNetserver(t *testing.T) {
 			}
 		})
 	}
-}
-
-// freeTCPPort is a port nothing listens on.
-func freeTCPPort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // TestNetserverRefusedOptions: what netserver cannot do is refused by

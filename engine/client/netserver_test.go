@@ -195,8 +195,8 @@ func TestNetserverOptions(t *testing.T) {
 
 	// UDP with a source port and sizes.
 	s = npSpec(spec.UDPRR, "127.0.0.1", port)
-	s.LocalPort, s.Request, s.Response, s.Burst = freeUDPPort(t), 200, 1000, 2
-	res = npRun(t, s)
+	s.Request, s.Response, s.Burst = 200, 1000, 2
+	res = npRunFromUDPPort(t, &s) // sets s.LocalPort
 	if res.Remote.Transactions < res.Transactions || res.Flows[0].LocalPort != s.LocalPort {
 		t.Errorf("udp_rr: %d transactions from port %d, netserver counted %d", res.Transactions, res.Flows[0].LocalPort, res.Remote.Transactions)
 	}

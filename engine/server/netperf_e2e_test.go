@@ -2,13 +2,13 @@ package server
 
 import (
 	"math"
-	"net"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"netscript/engine/limits"
+	"netscript/engine/sock/socktest"
 )
 
 // TestNetperfCounts: the reference netperf 2.7.1 runs every test netscript
@@ -76,7 +76,7 @@ func TestNetperfCounts(t *testing.T) {
 			for i, a := range args {
 				if strings.Contains(a, "PORT") {
 					args = append([]string(nil), args...)
-					args[i] = strings.ReplaceAll(a, "PORT", strconv.Itoa(freePort(t)))
+					args[i] = strings.ReplaceAll(a, "PORT", strconv.Itoa(socktest.Reserve(t, false)))
 				}
 			}
 			if !classic {
@@ -103,18 +103,6 @@ func TestNetperfCounts(t *testing.T) {
 			}
 		})
 	}
-}
-
-// freePort is a TCP port on 127.0.0.1 the kernel chose, free when it
-// returns.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // testName is the -t argument of netperf's arguments.

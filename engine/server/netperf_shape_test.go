@@ -1,14 +1,11 @@
 package server
 
 import (
-	"net"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"netscript/engine/client/netservertest"
 	"netscript/engine/limits"
 )
 
@@ -16,32 +13,8 @@ import (
 // the kernel chose, on 127.0.0.1, and returns its address.
 func startNetserver(t *testing.T, peers string) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	cmd := exec.Command(filepath.Join(peers, "netserver"), "-D", "-p", port, "-L", "127.0.0.1")
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("netserver: %v", err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	addr := "127.0.0.1:" + port
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return addr
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("netserver is not listening on %s: %v", addr, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	// netservertest finds netperf 2.7.1 where peersDir does.
+	return "127.0.0.1:" + strconv.Itoa(netservertest.Start(t, "127.0.0.1"))
 }
 
 // sameShape reports how two netperf outputs differ in shape: their count

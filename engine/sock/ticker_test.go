@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 	"unsafe"
@@ -35,10 +36,11 @@ func rescue(t *testing.T, fd int, d time.Duration) {
 	f := os.NewFile(uintptr(fd), "rescue")
 	cmd := exec.Command("sh", "-c", fmt.Sprintf("sleep %.1f; printf x", d.Seconds()))
 	cmd.Stdout = f
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its sleep too is killed at the end
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
 }
 
 // readOnce runs one blocking Read of fd on a locked thread, with a Ticker
@@ -70,11 +72,11 @@ func readOnce(fd int, period time.Duration, stopFirst bool) <-chan unix.Errno {
 
 // TestTickerInterrupts: a read blocked on a socket without timeouts returns
 // EINTR once the thread's Ticker fires (the runtime's own signals restart
-// it). A byte another process writes after 5 s keeps a broken Ticker from
+// it). A byte another process writes after 40 s keeps a broken Ticker from
 // hanging the test: the read would return it.
 func TestTickerInterrupts(t *testing.T) {
 	a, b := pair(t)
-	rescue(t, b, 5*time.Second)
+	rescue(t, b, 40*time.Second)
 	if en := <-readOnce(a, 20*time.Millisecond, false); en != unix.EINTR {
 		t.Fatalf("read under a 20 ms ticker returned errno %v (%d), want EINTR", en, en)
 	}
@@ -97,12 +99,12 @@ func TestTickerStop(t *testing.T) {
 // TestTickerLetsTheWorldStop: a garbage collection (which must stop every
 // goroutine, including one blocked in a raw system call) completes while a
 // locked thread with a 20 ms Ticker waits on a socket that never gets
-// data (and has no timeout). A byte another process writes after 5 s keeps
+// data (and has no timeout). A byte another process writes after 40 s keeps
 // a broken Ticker from hanging the test: a collection that had to wait for
 // it took seconds instead of periods.
 func TestTickerLetsTheWorldStop(t *testing.T) {
 	a, b := pair(t)
-	rescue(t, b, 5*time.Second)
+	rescue(t, b, 40*time.Second)
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -131,7 +133,7 @@ func TestTickerLetsTheWorldStop(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	t0 := time.Now()
 	runtime.GC()
-	if d := time.Since(t0); d >= 4*time.Second {
+	if d := time.Since(t0); d >= 20*time.Second { // the rescue's byte comes at 40 s
 		t.Errorf("GC took %v beside a thread blocked in a read: it waited for the socket timeout, not the ticker", d)
 	}
 	close(stop)

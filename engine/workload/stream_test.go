@@ -46,7 +46,7 @@ func TestStreamCounts(t *testing.T) {
 		if r.BytesSent == 0 || srv.Counts.BytesReceived != r.BytesSent {
 			t.Errorf("%s: client sent %d bytes, server read %d", c.name, r.BytesSent, srv.Counts.BytesReceived)
 		}
-		if r.Elapsed < c.duration || r.Elapsed > c.duration+2*time.Second {
+		if r.Elapsed < c.duration || r.Elapsed > c.duration+30*time.Second {
 			t.Errorf("%s: elapsed %v", c.name, r.Elapsed)
 		}
 		if r.SendCalls < r.BytesSent/uint64(c.sendSize) {
@@ -183,13 +183,15 @@ func TestPacing(t *testing.T) {
 			var stop atomic.Bool
 			srv := &RRServer{FD: sfd, Request: 1, Response: 1, Stop: &stop}
 			serve(t, &stop, srv.Run)
-			rr := &RR{Loop: Loop{Limits: Limits{Duration: d}, Hist: hist.New(), Pace: NewPacer(2000)}, FD: cfd, Request: 1, Response: 1}
+			rr := &RR{Loop: Loop{Limits: Limits{Duration: d}, Hist: hist.New(), Pace: NewPacer(500)}, FD: cfd, Request: 1, Response: 1}
 			rr.Run()
-			if err := check("TCP_RR", 2000, rr.Result.Transactions, rr.Result.Elapsed); err != nil {
+			if err := check("TCP_RR", 500, rr.Result.Transactions, rr.Result.Elapsed); err != nil {
 				return err
 			}
-			// The wait between transactions is not part of their latency.
-			if p50 := time.Duration(rr.Hist.Summary().P50 * 1e3); p50 > 400*time.Microsecond {
+			// The wait between transactions is not part of their latency:
+			// a median of a period (2 ms) is one that holds it; half a
+			// period leaves a loaded machine room for a loopback RR.
+			if p50 := time.Duration(rr.Hist.Summary().P50 * 1e3); p50 > time.Millisecond {
 				return fmt.Errorf("median latency %v: the pacing wait leaked into it", p50)
 			}
 			return nil

@@ -5,11 +5,11 @@
 package netservertest
 
 import (
+	"bytes"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -63,63 +63,34 @@ func StartSerial(t testing.TB, addr string) int {
 func start(t testing.TB, addr string, extra ...string) int {
 	t.Helper()
 	bin := Binary(t, "netserver")
-	for try := 0; try < 20; try++ {
-		port := freePort(t, addr)
-		args := append([]string{"-D", "-p", strconv.Itoa(port), "-L", addr}, extra...)
-		if ip := net.ParseIP(addr); ip != nil && ip.To4() == nil {
-			args = append(args, "-6")
-		} else {
-			args = append(args, "-4")
-		}
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = t.TempDir() // its debug file goes there
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := cmd.Start(); err != nil {
-			t.Fatalf("start %s: %v", bin, err)
-		}
-		exited := make(chan struct{})
-		go func() { cmd.Wait(); close(exited) }()
-		if listening(addr, port, exited) {
-			pgid := cmd.Process.Pid
-			t.Cleanup(func() {
-				syscall.Kill(-pgid, syscall.SIGKILL) // netserver and the children it forked
-				<-exited
-			})
-			return port
-		}
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited // the port was taken meanwhile: another
+	// -p 0: the kernel chooses the port as netserver binds it; netserver
+	// does not say which, so it is read from the listening socket it holds.
+	args := append([]string{"-D", "-p", "0", "-L", addr}, extra...)
+	if ip := net.ParseIP(addr); ip != nil && ip.To4() == nil {
+		args = append(args, "-6")
+	} else {
+		args = append(args, "-4")
 	}
-	t.Fatalf("netserver did not start listening on %s in 20 tries", addr)
-	return 0
-}
-
-// listening waits until something accepts on addr:port, or the process
-// exits.
-func listening(addr string, port int, exited <-chan struct{}) bool {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", net.JoinHostPort(addr, strconv.Itoa(port)), time.Second)
-		if err == nil {
-			c.Close() // netserver's child sees EOF and exits
-			return true
-		}
-		select {
-		case <-exited:
-			return false
-		case <-time.After(20 * time.Millisecond):
-		}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = t.TempDir() // its debug file goes there
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
 	}
-	return false
-}
-
-// freePort is a TCP port on addr the kernel chose, free when it returns.
-func freePort(t testing.TB, addr string) int {
-	t.Helper()
-	l, err := net.Listen("tcp", net.JoinHostPort(addr, "0"))
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	pgid := cmd.Process.Pid
+	t.Cleanup(func() {
+		syscall.Kill(-pgid, syscall.SIGKILL) // netserver and the children it forked
+		<-exited
+	})
+	port, err := ListeningPort(cmd.Process.Pid, exited, 30*time.Second)
 	if err != nil {
-		t.Fatalf("listen on %s: %v", addr, err)
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		<-exited // out is written no more
+		t.Fatalf("netserver %v on %s: %v; it said: %q", args, addr, err, out.String())
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
