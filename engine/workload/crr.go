@@ -339,7 +339,6 @@ type CRRServer struct {
 	TCPInfo bool
 	tcp     tcpNote
 	started time.Time
-	turn    turn
 }
 
 // Prepare allocates the loop's buffers.
@@ -401,7 +400,6 @@ func (s *CRRServer) Run() {
 		if s.Transactions > 0 && s.Counts.Transactions >= s.Transactions {
 			return
 		}
-		s.turn.done()
 	}
 }
 

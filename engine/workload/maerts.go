@@ -123,8 +123,6 @@ type MaertsSource struct {
 	// ZeroCopy sends with MSG_ZEROCOPY (zerocopy.go).
 	ZeroCopy bool
 	zc       *sock.ZeroCopy
-
-	turn turn
 }
 
 // Prepare allocates the loop's buffer.
@@ -173,6 +171,5 @@ func (s *MaertsSource) Run() {
 		}
 		s.Counts.BytesSent += uint64(n)
 		s.Counts.SendCalls++
-		s.turn.done()
 	}
 }

@@ -170,8 +170,6 @@ type RRServer struct {
 	resp []byte
 
 	QuickAck bool // re-arm TCP_QUICKACK after each receive (quickack=True)
-
-	turn turn
 }
 
 // Prepare allocates the loop's buffers.
@@ -221,7 +219,6 @@ func (s *RRServer) Run() {
 			return
 		}
 		s.Counts.Transactions++
-		s.turn.done()
 	}
 }
 

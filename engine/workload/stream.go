@@ -135,8 +135,7 @@ type StreamSink struct {
 	Stop     *atomic.Bool
 	ServerOutcome
 
-	buf  []byte
-	turn turn
+	buf []byte
 }
 
 // Prepare allocates the loop's buffer.
@@ -168,6 +167,5 @@ func (s *StreamSink) Run() {
 		}
 		s.Counts.BytesReceived += uint64(n)
 		s.Counts.RecvCalls++
-		s.turn.done()
 	}
 }

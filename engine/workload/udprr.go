@@ -176,7 +176,6 @@ type UDPRRServer struct {
 	rbuf []byte
 	resp []byte
 	from sock.Addr
-	turn turn
 }
 
 // Prepare allocates the loop's buffers.
@@ -243,6 +242,5 @@ func (s *UDPRRServer) Run() {
 			s.Counts.Transactions++
 			break
 		}
-		s.turn.done()
 	}
 }

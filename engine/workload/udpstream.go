@@ -140,7 +140,6 @@ type UDPSink struct {
 
 	buf  []byte
 	from sock.Addr
-	turn turn
 }
 
 // Prepare allocates the loop's buffer.
@@ -202,7 +201,6 @@ func (s *UDPSink) Run() {
 		}
 		s.Counts.BytesReceived += uint64(n)
 		s.Counts.RecvCalls++
-		s.turn.done()
 		if !s.Standing && !ending && s.Stop.Load() {
 			end()
 		}
