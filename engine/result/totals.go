@@ -32,12 +32,7 @@ func (r *Result) Add(t Totals) {
 	r.RecvCalls += t.RecvCalls
 	r.Drained += t.Drained
 	r.Elapsed = math.Max(r.Elapsed, t.Elapsed)
-	if len(t.Errors) > 0 {
-		if r.Errors == nil {
-			r.Errors = map[string]uint64{}
-		}
-		AddErrors(r.Errors, t.Errors)
-	}
+	r.Errors = mergeErrors(r.Errors, t.Errors)
 }
 
 // Add adds the far end's counts o to r's, the one way remote counts are
@@ -52,12 +47,20 @@ func (r *Remote) Add(o *Remote) {
 	r.SendCalls += o.SendCalls
 	r.RecvCalls += o.RecvCalls
 	r.Elapsed = math.Max(r.Elapsed, o.Elapsed)
-	if len(o.Errors) > 0 {
-		if r.Errors == nil {
-			r.Errors = map[string]uint64{}
-		}
-		AddErrors(r.Errors, o.Errors)
-	}
+	r.Errors = mergeErrors(r.Errors, o.Errors)
 	r.Peers = appendNew(r.Peers, o.Peers...)
 	r.Unreported = appendNew(r.Unreported, o.Unreported...)
+}
+
+// mergeErrors adds src's counts to dst, making dst when it is nil and
+// there is something to add, and returns it.
+func mergeErrors(dst, src map[string]uint64) map[string]uint64 {
+	if len(src) == 0 {
+		return dst
+	}
+	if dst == nil {
+		dst = make(map[string]uint64, len(src))
+	}
+	AddErrors(dst, src)
+	return dst
 }
