@@ -18,13 +18,16 @@ import (
 type tcpFigures struct {
 	Throughput float64 `json:"throughput"`
 	TCP        *struct {
-		Retransmits         uint64  `json:"retransmits"`
-		RTT                 float64 `json:"rtt"`
-		MinRTT              float64 `json:"min_rtt"`
-		PacingRate          float64 `json:"pacing_rate"`
-		RwndLimited         uint64  `json:"rwnd_limited"`
-		RwndLimitedFraction float64 `json:"rwnd_limited_fraction"`
-		Congestion          string  `json:"congestion"`
+		Retransmits           uint64  `json:"retransmits"`
+		RTT                   float64 `json:"rtt"`
+		MinRTT                float64 `json:"min_rtt"`
+		PacingRate            float64 `json:"pacing_rate"`
+		RwndLimited           uint64  `json:"rwnd_limited"`
+		RwndLimitedFraction   float64 `json:"rwnd_limited_fraction"`
+		SndbufLimited         uint64  `json:"sndbuf_limited"`
+		SndbufLimitedFraction float64 `json:"sndbuf_limited_fraction"`
+		BusyTime              uint64  `json:"busy_time"`
+		Congestion            string  `json:"congestion"`
 	} `json:"tcp"`
 	Remote struct {
 		TCP *struct {
@@ -154,13 +157,18 @@ func TestPacingRate(t *testing.T) {
 }
 
 // TestRwndLimited: a tiny receive buffer on the server keeps the client
-// waiting for its window a good part of the time (about half of it here).
+// waiting for its window a good part of the time, and a default one hardly
+// at all. How large that part is depends on how promptly the server's
+// reader runs: on this two-CPU machine it was 0.19-0.37 of the interval
+// idle (CI's 0.19 under -race) and 0.62-0.71 with both CPUs busy, while
+// the default buffer gave 0-0.05. So the test asks for a tenth and three
+// times the default's figure, not a fixed share.
 func TestRwndLimited(t *testing.T) {
 	cli, _, _ := tcpPair(t, "rwnd")
 	wide := runTCP(t, cli, `tcp_stream(host="198.18.0.2", duration=1)`)
 	tiny := runTCP(t, cli, `tcp_stream(host="198.18.0.2", duration=1, remote_recv_buffer=2048)`)
-	if tiny.TCP.RwndLimited <= wide.TCP.RwndLimited || tiny.TCP.RwndLimitedFraction < 0.25 {
-		t.Errorf("rwnd_limited µs (fraction): tiny buffer %d (%.2f), default %d (%.2f); want the tiny one larger and above a quarter",
+	if tiny.TCP.RwndLimited <= 3*wide.TCP.RwndLimited || tiny.TCP.RwndLimitedFraction < 0.1 {
+		t.Errorf("rwnd_limited µs (fraction): tiny buffer %d (%.2f), default %d (%.2f); want the tiny one over three times larger and above a tenth",
 			tiny.TCP.RwndLimited, tiny.TCP.RwndLimitedFraction, wide.TCP.RwndLimited, wide.TCP.RwndLimitedFraction)
 	}
 	t.Logf("rwnd_limited µs (fraction): remote_recv_buffer=2048 %d (%.2f), default %d (%.2f)",
