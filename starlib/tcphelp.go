@@ -12,7 +12,9 @@ connection just before it closes, only with tcp_info=True. result.tcp is the
 client's, result.remote.tcp the server's (None against a netserver, or a
 netscript server of a release before this), per flow in flows[i].
 Counts are sums over the connections, the rest means, with a _max beside:
-  connections            connections read
+  connections            connections read (tcp_crr, tcp_cc: those whose
+                         handshake completed; a refused or unfinished
+                         connect has only the kernel's defaults)
   retransmits            segments retransmitted over the interval
                          (the difference of tcpi_total_retrans)
   bytes_retrans          bytes retransmitted over the interval

@@ -163,8 +163,8 @@ func crrThread(start time.Time, flows []*Flow, cfg *Config, epfd int) {
 }
 
 // close closes one of f's connections, reading its TCP_INFO first when
-// asked (every connection past its set-up is read, whatever became of its
-// transaction, as workload.CRR reads them).
+// asked (every connection whose handshake completed is read, whatever
+// became of its transaction, as workload.CRR reads them).
 func (t *crrState) close(f *Flow, fd int) {
 	if t.tcpInfo {
 		t.note.Note(fd, &f.Result.TCP)

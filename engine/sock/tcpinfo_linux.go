@@ -47,6 +47,14 @@ func (r *TCPReader) Conn(fd int, c *result.TCPConn) unix.Errno {
 	return 0
 }
 
+// Handshaken reports whether the connection of the last reading had its
+// SYN acknowledged (tcpi_bytes_acked counts the SYN's sequence number on
+// an active open). It is false for a connect that was refused, reset or
+// still in SYN-SENT: such a socket's cwnd, MSS and RTT are the kernel's
+// defaults, not figures of a path. A passive open counts only data, so
+// this tells nothing of the server's connections.
+func (r *TCPReader) Handshaken() bool { return r.info.Bytes_acked > 0 }
+
 // Stats is Conn without the algorithm's name: one system call.
 func (r *TCPReader) Stats(fd int, c *result.TCPConn) unix.Errno {
 	ti, e := r.Info(fd)

@@ -163,7 +163,7 @@ func (c *CRR) one(family int) unix.Errno {
 		c.noteFastOpen(fd)
 	}
 	if c.TCPInfo {
-		c.tcp.note(fd, &c.Result.TCP)
+		c.tcp.note(fd, &c.Result.TCP, true)
 	}
 	sock.Close(fd)
 	return en
@@ -394,7 +394,7 @@ func (s *CRRServer) Run() {
 		s.Counts.Peers.Add(s.peer.AddrPort().Addr())
 		s.serve(fd)
 		if s.TCPInfo {
-			s.tcp.note(fd, &s.Counts.TCP)
+			s.tcp.note(fd, &s.Counts.TCP, false)
 		}
 		sock.Close(fd)
 		if s.Transactions > 0 && s.Counts.Transactions >= s.Transactions {

@@ -17,16 +17,21 @@ type tcpNote struct {
 	haveCC bool
 }
 
-// note adds fd's reading to sums.
-func (t *tcpNote) note(fd int, sums *result.TCPSums) {
+// note adds fd's reading to sums. active says fd is the client's own
+// connect: one whose handshake never completed (refused, reset, or
+// abandoned in SYN-SENT at the deadline) is left out, since its cwnd,
+// MSS and RTT are the kernel's defaults and would drag the means toward
+// figures no path had; result.errors and the discarded count already say
+// what became of it.
+func (t *tcpNote) note(fd int, sums *result.TCPSums, active bool) {
 	if !t.haveCC {
-		if t.r.Conn(fd, &t.c) == 0 {
+		if t.r.Conn(fd, &t.c) == 0 && (!active || t.r.Handshaken()) {
 			t.cc, t.haveCC = t.c.Congestion, true
 			sums.Add(&t.c)
 		}
 		return
 	}
-	if t.r.Stats(fd, &t.c) == 0 {
+	if t.r.Stats(fd, &t.c) == 0 && (!active || t.r.Handshaken()) {
 		t.c.Congestion = t.cc
 		sums.Add(&t.c)
 	}
