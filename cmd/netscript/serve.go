@@ -45,7 +45,7 @@ func serve(args []string) int {
 	var allow allowClient
 	fs.Var(&allow, "allow-client", allowClientUsage)
 	lim := limits.Default()
-	lim.Register(fs)
+	registerLimits(fs, &lim)
 	embeddedFD := fs.Int("embedded-fd", -1, "(internal) serve as a script's embedded server, taking its token from and reporting its addresses on this descriptor")
 	fs.Usage = func() { serveUsage(fs) }
 	if done, code := parseServe(fs, args); done {
@@ -67,7 +67,7 @@ func serve(args []string) int {
 		listen = listFlag{fmt.Sprintf(":%d", spec.DefaultControlPort)}
 	}
 	if err := lim.Validate(); err != nil {
-		fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
+		fmt.Fprintf(os.Stderr, "netscript serve: %s\n", limitsError(err))
 		return exitUsage
 	}
 	if *embeddedFD >= 0 {

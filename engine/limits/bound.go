@@ -1,15 +1,15 @@
 package limits
 
-// Bounded is an error that one of the operator's bounds caused. Bound
-// names it as Register names its flag ("max-threads"); the engine's text
-// says what was hit, and the daemon's front end adds how to raise it.
+// Bounded is an error that one of the operator's bounds caused. BoundName
+// names the bound ("max-threads", which serve's flag is named after); the
+// engine's text says what was hit, and the daemon's front end adds how to
+// raise it.
 type Bounded interface {
 	error
 	BoundName() string
 }
 
-// Hit marks err as caused by the bound named bound (as Register names its
-// flag); its text is err's.
+// Hit marks err as caused by the bound named bound; its text is err's.
 func Hit(bound string, err error) error { return &hit{bound: bound, err: err} }
 
 // hit is what Hit returns.

@@ -5,7 +5,6 @@
 package limits
 
 import (
-	"flag"
 	"fmt"
 	"net/netip"
 	"runtime"
@@ -66,25 +65,7 @@ func Default() Limits {
 // the runtime's limit of 10,000 threads.
 func DefaultMaxThreads() int { return max(128, 64*runtime.NumCPU()) }
 
-// Register adds a flag for every bound to fs, with l's values as defaults.
-func (l *Limits) Register(fs *flag.FlagSet) {
-	fs.IntVar(&l.MaxFrame, "max-frame", l.MaxFrame, "largest control message payload in bytes")
-	fs.DurationVar(&l.Liveness, "liveness", orLiveness(l.Liveness), "end a test whose client sent nothing on the control connection for this long (clients that send heartbeats; at least three of their periods)")
-	fs.DurationVar(&l.MaxDuration, "max-duration", l.MaxDuration, "longest test a client may ask for")
-	fs.IntVar(&l.MaxMessage, "max-message", l.MaxMessage, "largest request, response or send size in bytes")
-	fs.IntVar(&l.MaxBuffer, "max-buffer", l.MaxBuffer, "largest socket buffer a client may ask for, in bytes")
-	fs.IntVar(&l.MaxFlows, "max-flows", l.MaxFlows, "most flows in one test")
-	fs.IntVar(&l.MaxTests, "max-tests", l.MaxTests, "most tests running at once")
-	fs.IntVar(&l.MaxTestsPerClient, "max-tests-per-client", l.MaxTestsPerClient, "most tests running at once from one client address")
-	fs.IntVar(&l.MaxConnRate, "max-conn-rate", l.MaxConnRate, "most connections per second one TCP_CRR test may make")
-	fs.IntVar(&l.MaxPending, "max-pending", l.MaxPending, "most control connections still in their handshake")
-	fs.IntVar(&l.MaxPendingPerClient, "max-pending-per-client", l.MaxPendingPerClient, "most control connections still in their handshake from one client address")
-	fs.IntVar(&l.MaxThreads, "max-threads", l.MaxThreads, "the budget of data-path threads for all tests at once (default: 64 per CPU, at least 128)")
-	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", l.HandshakeTimeout, "time a client has from connecting to asking for a test, and for each later step before it starts")
-	fs.Var(&l.DataPorts, "data-ports", "data ports clients may ask for by number, LO-HI")
-}
-
-// Validate checks the operator's values.
+// Validate checks the operator's values; its error is an *Invalid.
 func (l *Limits) Validate() error {
 	pos := []struct {
 		name string
@@ -98,14 +79,27 @@ func (l *Limits) Validate() error {
 	}
 	for _, p := range pos {
 		if p.v <= 0 {
-			return fmt.Errorf("--%s must be positive", p.name)
+			return &Invalid{Bound: p.name, Want: "must be positive"}
 		}
 	}
 	if l.MaxFrame < 1024 {
-		return fmt.Errorf("--max-frame must be at least 1024 bytes")
+		return &Invalid{Bound: "max-frame", Want: "must be at least 1024 bytes"}
 	}
 	return nil
 }
+
+// Invalid is an operator's value that Validate refuses: the bound, by its
+// name ("max-tests"), and what it must be. The daemon's command line,
+// whose flags are named after the bounds, words it as a flag.
+type Invalid struct {
+	Bound string
+	Want  string // "must be positive"
+}
+
+func (e *Invalid) Error() string { return e.Bound + " " + e.Want }
+
+// BoundName is the name of the bound whose value was refused.
+func (e *Invalid) BoundName() string { return e.Bound }
 
 // Exceeded is a request beyond a bound; it says what was asked and the
 // limit, and names the bound (Flag) so the front end can tell the
@@ -114,7 +108,7 @@ type Exceeded struct {
 	What  string // "duration", "request size", ...
 	Got   string
 	Limit string
-	Flag  string // the bound's name, as Register names its flag ("max-duration")
+	Flag  string // the bound's name ("max-duration"), which serve's flag is named after
 }
 
 func (e *Exceeded) Error() string {
@@ -186,7 +180,7 @@ func NewAdmission(l Limits) *Admission {
 }
 
 // Busy is a refusal because too many tests (or connections) run; Bound
-// names the bound that refused it, as Register names its flag.
+// names the bound that refused it (serve's flags are named after them).
 type Busy struct {
 	Msg   string
 	Bound string
@@ -273,11 +267,3 @@ func (r *ConnRate) Check() error {
 // control connection, when it asked for heartbeats, before the server
 // ends the test (at least three of the client's heartbeat periods).
 const DefaultLiveness = 5 * time.Second
-
-// orLiveness is d, or DefaultLiveness if d is unset.
-func orLiveness(d time.Duration) time.Duration {
-	if d <= 0 {
-		return DefaultLiveness
-	}
-	return d
-}

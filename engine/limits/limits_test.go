@@ -2,7 +2,6 @@ package limits
 
 import (
 	"errors"
-	"flag"
 	"net/netip"
 	"strings"
 	"sync"
@@ -96,16 +95,10 @@ func TestChecks(t *testing.T) {
 	}
 }
 
-func TestFlags(t *testing.T) {
+// TestValidate: the operator's values are checked, and a refusal names
+// the bound so the command line can name its flag.
+func TestValidate(t *testing.T) {
 	l := Default()
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	l.Register(fs)
-	if err := fs.Parse([]string{"--max-tests", "5", "--data-ports", "20000-20100", "--max-duration", "30s"}); err != nil {
-		t.Fatal(err)
-	}
-	if l.MaxTests != 5 || l.DataPorts != (PortRange{20000, 20100}) || l.MaxDuration != 30*time.Second {
-		t.Fatalf("%+v", l)
-	}
 	if err := l.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -115,9 +108,19 @@ func TestFlags(t *testing.T) {
 			t.Errorf("port range %q accepted", bad)
 		}
 	}
+	var p PortRange
+	if err := p.Set("20000-20100"); err != nil || p != (PortRange{20000, 20100}) || p.String() != "20000-20100" {
+		t.Errorf("port range 20000-20100: %v, %v", p, err)
+	}
+	var inv *Invalid
 	l.MaxTests = 0
-	if err := l.Validate(); err == nil || !strings.Contains(err.Error(), "--max-tests must be positive") {
-		t.Fatalf("got %v", err)
+	if err := l.Validate(); !errors.As(err, &inv) || inv.BoundName() != "max-tests" || err.Error() != "max-tests must be positive" {
+		t.Fatalf("max-tests 0: got %v", err)
+	}
+	l = Default()
+	l.MaxFrame = 1000
+	if err := l.Validate(); !errors.As(err, &inv) || inv.Bound != "max-frame" || inv.Want != "must be at least 1024 bytes" {
+		t.Fatalf("max-frame 1000: got %v", err)
 	}
 }
 

@@ -97,7 +97,7 @@ func (s *Server) livenessBound(period time.Duration) time.Duration {
 type silentClient struct {
 	Silent time.Duration // how long it had been silent
 	Since  time.Duration // when it was last heard, from the start of the test
-	Flag   string        // the bound's name ("liveness"), as limits.Register names its flag
+	Flag   string        // the bound's name ("liveness"), which serve's flag is named after
 }
 
 // BoundName is the name of the bound that ended the test.
