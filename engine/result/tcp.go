@@ -35,7 +35,7 @@ type TCPSums struct {
 	Conns         uint64    `json:"conns"`
 	Retrans       uint64    `json:"retrans"`
 	BytesRetrans  uint64    `json:"bytes_retrans"`
-	RTTConns      uint64    `json:"rtt_conns"` // connections with an RTT sample
+	RTTConns      uint64    `json:"rtt_conns"` // connections with RTT samples (an RTT and a minimum)
 	RTT           uint64    `json:"rtt"`       // sums over RTTConns, µs
 	RTTMax        uint32    `json:"rtt_max"`
 	RTTVar        uint64    `json:"rttvar"`
@@ -63,13 +63,16 @@ func (s *TCPSums) Add(c *TCPConn) {
 	s.Conns++
 	s.Retrans += c.Retrans
 	s.BytesRetrans += c.BytesRetrans
-	if c.RTT > 0 {
+	// The RTT figures are means over the same connections: those with
+	// both an RTT and a minimum RTT. The kernel sets both from the same
+	// samples, but a reading with one and not the other would otherwise
+	// count in RTTConns with nothing added to min_rtt's sum, pulling its
+	// mean down.
+	if c.RTT > 0 && c.MinRTT != 0 && c.MinRTT != math.MaxUint32 {
 		s.RTTConns++
 		s.RTT += uint64(c.RTT)
 		s.RTTVar += uint64(c.RTTVar)
-		if c.MinRTT != math.MaxUint32 {
-			s.MinRTT += uint64(c.MinRTT)
-		}
+		s.MinRTT += uint64(c.MinRTT)
 		s.RTTMax = max(s.RTTMax, c.RTT)
 	}
 	s.Cwnd += uint64(c.Cwnd)

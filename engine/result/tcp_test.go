@@ -15,6 +15,8 @@ func TestTCPSums(t *testing.T) {
 	b := TCPConn{Retrans: 1, RTT: 300, RTTVar: 30, MinRTT: 150, Cwnd: 30, Ssthresh: 20, MSS: 1448,
 		PacingRate: 3e6, BusyTime: 500, RwndLimited: 300, CAState: 4, Congestion: cc("cubic")}
 	noSample := TCPConn{Cwnd: 10, MinRTT: math.MaxUint32, Congestion: cc("reno")}
+	// An RTT without a minimum beside it.
+	seeded := TCPConn{RTT: 900, RTTVar: 450, MinRTT: math.MaxUint32, Cwnd: 10, Congestion: cc("cubic")}
 	for _, c := range []struct {
 		name  string
 		conns []TCPConn
@@ -31,6 +33,11 @@ func TestTCPSums(t *testing.T) {
 		{"past slow start", []TCPConn{a, b}, 2e6, func(t *TCP) bool { return t.Ssthresh == 20 }},
 		// A connection without an RTT sample does not pull the mean to 0.
 		{"no RTT sample", []TCPConn{a, noSample}, 2e6, func(t *TCP) bool { return t.RTT == 100 && t.MinRTT == 50 && t.Congestion == "mixed" }},
+		// Nor does one with an RTT and no minimum: min_rtt stays the
+		// measured connection's, not half of it.
+		{"RTT without a minimum", []TCPConn{a, seeded}, 2e6, func(t *TCP) bool {
+			return t.RTT == 100 && t.MinRTT == 50 && t.RTTMax == 100 && t.Connections == 2
+		}},
 		// Busy figures are fractions of the time the connections spanned.
 		{"fractions", []TCPConn{a, b}, 2e6, func(t *TCP) bool {
 			return t.BusyTime == 1000 && t.BusyFraction == 0.5 && t.RwndLimited == 400 && t.RwndLimitedFraction == 0.2
