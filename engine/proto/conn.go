@@ -14,6 +14,7 @@ type Conn struct {
 	c        net.Conn
 	MaxFrame int // the largest payload accepted; DefaultMaxFrame if 0
 	wbuf     []byte
+	partial  []byte // what Recv read of a frame before its deadline cut it short (resume.go)
 }
 
 // NewConn wraps an established connection. Call Handshake before anything
@@ -80,14 +81,15 @@ func (c *Conn) max() int {
 	return DefaultMaxFrame
 }
 
-// Recv reads the next message within timeout (0: no deadline).
+// Recv reads the next message within timeout (0: no deadline). A timeout
+// in the middle of a message loses nothing: the next Recv returns it.
 func (c *Conn) Recv(timeout time.Duration) (Type, []byte, error) {
 	if timeout > 0 {
 		c.c.SetReadDeadline(time.Now().Add(timeout))
 	} else {
 		c.c.SetReadDeadline(time.Time{})
 	}
-	t, p, err := ReadFrame(c.c, c.max())
+	t, p, err := c.readFrame()
 	if err != nil {
 		return t, nil, err
 	}

@@ -125,17 +125,20 @@ func TestFlowsThatNeverArrive(t *testing.T) {
 	settles(t, srv, server.Load{})
 
 	// A client that sets up slowly but steadily (a long path, many
-	// flows) takes longer than the bound in all and is served.
+	// flows) takes longer than the bound in all and is served. Four steps
+	// of 300 ms are 1.2 s at least (a sleep is never short), past the 1 s
+	// bound, and each leaves 700 ms for a loaded machine's lateness
+	// (steps of 600 ms left 400).
 	setup.DurationNs = int64(5 * time.Second) // the bound in all: 1 s and the test's length
 	pc, ready, err = openSession(t, ap, setup)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
-		time.Sleep(600 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond)
 		dataConns(t, ap, ready, 1)
 	}
-	time.Sleep(600 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond)
 	finish(t, pc, func() {})
 	settles(t, srv, server.Load{})
 }

@@ -85,6 +85,11 @@ func start(t testing.TB, addr string, extra ...string) int {
 	t.Cleanup(func() {
 		syscall.Kill(-pgid, syscall.SIGKILL) // netserver and the children it forked
 		<-exited
+		if t.Failed() && out.Len() > 0 {
+			// What it said of a failure of its own (a child's perror, a
+			// crash) is the only trace of one that cannot be reproduced.
+			t.Logf("netserver %v said:\n%s", args, out.String())
+		}
 	})
 	port, err := ListeningPort(cmd.Process.Pid, exited, 30*time.Second)
 	if err != nil {

@@ -1,0 +1,43 @@
+package proto
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+)
+
+// A read deadline can pass in the middle of a frame: its header read and
+// its payload not yet (on its way, or arrived a moment after the deadline:
+// a read after the deadline fails even with bytes waiting). Recv keeps what
+// it read of such a frame, so that the next Recv goes on from there;
+// without it the next read would take the payload's bytes for a header, and
+// every frame after it would be garbage. Callers that wait in slices and go
+// on after a timeout (agent.awaitResult) depend on it.
+
+// readFrame reads the next frame, first from what a Recv cut short by its
+// deadline had read of it.
+func (c *Conn) readFrame() (Type, []byte, error) {
+	r := &frameRecorder{r: c.c}
+	if len(c.partial) > 0 {
+		r.r = io.MultiReader(bytes.NewReader(c.partial), c.c)
+	}
+	c.partial = nil
+	t, p, err := ReadFrame(r, c.max())
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) && len(r.got) > 0 {
+		c.partial = r.got
+	}
+	return t, p, err
+}
+
+// frameRecorder is a reader that keeps a copy of what it read.
+type frameRecorder struct {
+	r   io.Reader
+	got []byte
+}
+
+func (r *frameRecorder) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.got = append(r.got, p[:n]...)
+	return n, err
+}
