@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"io"
 	"testing"
 	"time"
 
@@ -44,6 +45,7 @@ func TestLimitFlags(t *testing.T) {
 		}
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
 	l := limits.Default()
 	registerLimits(fs, &l)
 	if fs.Parse([]string{"--data-ports", "10-5"}) == nil {
