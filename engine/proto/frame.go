@@ -107,31 +107,39 @@ func (e *FrameError) Error() string { return "malformed control frame: " + e.Rea
 // ReadFrame reads one frame from r, refusing payloads larger than max before
 // reading them.
 func ReadFrame(r io.Reader, max int) (Type, []byte, error) {
+	t, p, _, err := readFrame(r, max)
+	return t, p, err
+}
+
+// readFrame is ReadFrame that, when reading from r fails partway (a
+// deadline), also returns the frame's bytes it had read, so that a caller
+// can go on from them (Conn.Recv, resume.go).
+func readFrame(r io.Reader, max int) (Type, []byte, []byte, error) {
 	var hdr [5]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return 0, nil, err
+	if n, err := io.ReadFull(r, hdr[:]); err != nil {
+		return 0, nil, append([]byte(nil), hdr[:n]...), err
 	}
 	n := binary.BigEndian.Uint32(hdr[:4])
 	if n == 0 {
-		return 0, nil, &FrameError{"zero length"}
+		return 0, nil, nil, &FrameError{"zero length"}
 	}
 	t := Type(hdr[4])
 	size := uint64(n) - 1
 	if size > uint64(max) {
-		return t, nil, &FrameError{fmt.Sprintf("%s payload of %d bytes exceeds the limit of %d", t, size, max)}
+		return t, nil, nil, &FrameError{fmt.Sprintf("%s payload of %d bytes exceeds the limit of %d", t, size, max)}
 	}
 	if !t.Known() {
-		return t, nil, &FrameError{fmt.Sprintf("unknown message %s", t)}
+		return t, nil, nil, &FrameError{fmt.Sprintf("unknown message %s", t)}
 	}
 	if size <= eagerPayload {
 		p := make([]byte, size)
-		if _, err := io.ReadFull(r, p); err != nil {
+		if got, err := io.ReadFull(r, p); err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return t, nil, err
+			return t, nil, append(hdr[:], p[:got]...), err
 		}
-		return t, p, nil
+		return t, p, nil, nil
 	}
 	// Memory as the bytes arrive, not as the header claims: a peer that
 	// announces a large payload and sends a little of it costs a little.
@@ -141,9 +149,9 @@ func ReadFrame(r io.Reader, max int) (Type, []byte, error) {
 		if err == nil || err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return t, nil, err
+		return t, nil, append(hdr[:], b.Bytes()...), err
 	}
-	return t, b.Bytes(), nil
+	return t, b.Bytes(), nil, nil
 }
 
 // eagerPayload is the largest payload ReadFrame allocates at once, before

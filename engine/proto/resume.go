@@ -18,26 +18,14 @@ import (
 // readFrame reads the next frame, first from what a Recv cut short by its
 // deadline had read of it.
 func (c *Conn) readFrame() (Type, []byte, error) {
-	r := &frameRecorder{r: c.c}
+	var r io.Reader = c.c
 	if len(c.partial) > 0 {
-		r.r = io.MultiReader(bytes.NewReader(c.partial), c.c)
+		r = io.MultiReader(bytes.NewReader(c.partial), c.c)
 	}
+	t, p, part, err := readFrame(r, c.max())
 	c.partial = nil
-	t, p, err := ReadFrame(r, c.max())
-	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) && len(r.got) > 0 {
-		c.partial = r.got
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		c.partial = part
 	}
 	return t, p, err
-}
-
-// frameRecorder is a reader that keeps a copy of what it read.
-type frameRecorder struct {
-	r   io.Reader
-	got []byte
-}
-
-func (r *frameRecorder) Read(p []byte) (int, error) {
-	n, err := r.r.Read(p)
-	r.got = append(r.got, p[:n]...)
-	return n, err
 }
