@@ -18,16 +18,13 @@ import (
 type tcpFigures struct {
 	Throughput float64 `json:"throughput"`
 	TCP        *struct {
-		Retransmits           uint64  `json:"retransmits"`
-		RTT                   float64 `json:"rtt"`
-		MinRTT                float64 `json:"min_rtt"`
-		PacingRate            float64 `json:"pacing_rate"`
-		RwndLimited           uint64  `json:"rwnd_limited"`
-		RwndLimitedFraction   float64 `json:"rwnd_limited_fraction"`
-		SndbufLimited         uint64  `json:"sndbuf_limited"`
-		SndbufLimitedFraction float64 `json:"sndbuf_limited_fraction"`
-		BusyTime              uint64  `json:"busy_time"`
-		Congestion            string  `json:"congestion"`
+		Retransmits         uint64  `json:"retransmits"`
+		RTT                 float64 `json:"rtt"`
+		MinRTT              float64 `json:"min_rtt"`
+		PacingRate          float64 `json:"pacing_rate"`
+		RwndLimited         uint64  `json:"rwnd_limited"`
+		RwndLimitedFraction float64 `json:"rwnd_limited_fraction"`
+		Congestion          string  `json:"congestion"`
 	} `json:"tcp"`
 	Remote struct {
 		TCP *struct {

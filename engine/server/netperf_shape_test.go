@@ -11,7 +11,7 @@ import (
 
 // startNetserver runs the reference netserver in the foreground on a port
 // the kernel chose, on 127.0.0.1, and returns its address.
-func startNetserver(t *testing.T, peers string) string {
+func startNetserver(t *testing.T) string {
 	t.Helper()
 	// netservertest finds netperf 2.7.1 where peersDir does.
 	return "127.0.0.1:" + strconv.Itoa(netservertest.Start(t, "127.0.0.1"))
@@ -64,7 +64,7 @@ func TestSameShape(t *testing.T) {
 // are not numbers.
 func TestNetperfSameOutput(t *testing.T) {
 	peers := peersDir(t)
-	ns := startNetserver(t, peers)
+	ns := startNetserver(t)
 	h := newNPHarness(t, limits.Default(), false)
 	for _, args := range [][]string{
 		{"-t", "TCP_RR", "-l", "1"},

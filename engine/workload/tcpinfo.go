@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"golang.org/x/sys/unix"
+
 	"netscript/engine/result"
 	"netscript/engine/sock"
 )
@@ -24,15 +26,18 @@ type tcpNote struct {
 // figures no path had; result.errors and the discarded count already say
 // what became of it.
 func (t *tcpNote) note(fd int, sums *result.TCPSums, active bool) {
-	if !t.haveCC {
-		if t.r.Conn(fd, &t.c) == 0 && (!active || t.r.Handshaken()) {
-			t.cc, t.haveCC = t.c.Congestion, true
-			sums.Add(&t.c)
-		}
+	var en unix.Errno
+	if t.haveCC {
+		en = t.r.Stats(fd, &t.c)
+		t.c.Congestion = t.cc
+	} else {
+		en = t.r.Conn(fd, &t.c)
+	}
+	if en != 0 || active && !t.r.Handshaken() {
 		return
 	}
-	if t.r.Stats(fd, &t.c) == 0 && (!active || t.r.Handshaken()) {
-		t.c.Congestion = t.cc
-		sums.Add(&t.c)
+	if !t.haveCC {
+		t.cc, t.haveCC = t.c.Congestion, true
 	}
+	sums.Add(&t.c)
 }
