@@ -7,8 +7,8 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/result"
+	"netscript/script"
 	"netscript/starlib"
-	"netscript/starlib/script"
 )
 
 // TestComplete: what Tab offers for the text before the cursor.

@@ -24,8 +24,8 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"netscript/script"
 	"netscript/starlib"
-	"netscript/starlib/script"
 )
 
 // Options adjust a session.

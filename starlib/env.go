@@ -19,8 +19,8 @@ import (
 	"netscript/engine/spec"
 	"netscript/engine/workload"
 	"netscript/internal/serveadvice"
-	"netscript/starlib/embedded"
-	"netscript/starlib/progress"
+	"netscript/session/embedded"
+	"netscript/session/progress"
 )
 
 // Env is what the builtins of one netscript process share: the embedded

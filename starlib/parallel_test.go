@@ -14,7 +14,7 @@ import (
 
 	"netscript/engine/agent"
 	"netscript/engine/server"
-	"netscript/starlib/internal/stoptest"
+	"netscript/internal/stoptest"
 	"netscript/starlib/output"
 )
 

@@ -14,8 +14,8 @@ import (
 
 	"netscript/engine/hist"
 	"netscript/engine/result"
+	"netscript/internal/startest"
 	"netscript/starlib"
-	"netscript/starlib/internal/startest"
 )
 
 // histResult is a TCP_RR result with a full latency histogram of n

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"netscript/engine/client"
-	"netscript/starlib/progress"
+	"netscript/session/progress"
 )
 
 // progressOf returns the client's progress callback for env, or nil.

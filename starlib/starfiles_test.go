@@ -9,9 +9,9 @@ import (
 	"go.starlark.net/starlarktest"
 
 	"netscript/engine/sock/socktest"
+	"netscript/internal/startest"
+	"netscript/script"
 	"netscript/starlib"
-	"netscript/starlib/internal/startest"
-	"netscript/starlib/script"
 )
 
 // TestStarFiles runs every testdata/*.star file; each loads assert.star and

@@ -213,7 +213,7 @@ func TestRecordReplayShow(t *testing.T) {
 // workload registry shows and replays: its script runs again here, its
 // four tests beside the recorded ones, and the change of build is named.
 func TestRecordOfTheLastRelease(t *testing.T) {
-	rec := "../../starlib/record/testdata/record-0.1.0-f0005e1.json"
+	rec := "../../record/testdata/record-0.1.0-f0005e1.json"
 	r := netscript(t, 10*time.Second, "show", rec)
 	if r.code != 0 || !strings.Contains(r.stdout, "4 results") || !strings.Contains(r.stdout, "TCP_MAERTS") {
 		t.Errorf("show: %+v", r)

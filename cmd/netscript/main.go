@@ -22,8 +22,8 @@ import (
 
 	"netscript/engine/auth"
 	"netscript/engine/sysinfo"
+	"netscript/record"
 	"netscript/starlib"
-	"netscript/starlib/record"
 )
 
 // Set at build time by the Makefile (-ldflags -X).

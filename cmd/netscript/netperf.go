@@ -8,7 +8,7 @@ import (
 	"syscall"
 
 	"netscript/engine/auth"
-	"netscript/starlib/netperfcli"
+	"netscript/netperfcli"
 )
 
 // netperfCommand is `netscript netperf ARGS...` and this binary run under

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"netscript/engine/sysinfo"
-	"netscript/starlib/record"
-	"netscript/starlib/script"
+	"netscript/record"
+	"netscript/script"
 )
 
 // replay runs a recorded script again with its recorded args (NAME=VALUE

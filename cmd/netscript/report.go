@@ -7,9 +7,9 @@ import (
 	"os"
 	"strings"
 
+	"netscript/record"
+	"netscript/report"
 	"netscript/starlib/plot"
-	"netscript/starlib/record"
-	"netscript/starlib/report"
 )
 
 // reportCommand writes a recorded run as one self-contained HTML page: netscript

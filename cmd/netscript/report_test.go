@@ -199,7 +199,7 @@ func TestReportBadInput(t *testing.T) {
 	dir := t.TempDir()
 	notRecord := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notRecord, []byte("TCP_RR 17142.33\n"), 0o644)
-	good := "../../starlib/record/testdata/record-0.1.0-f0005e1.json"
+	good := "../../record/testdata/record-0.1.0-f0005e1.json"
 	cases := []struct {
 		name string
 		args []string

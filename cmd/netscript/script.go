@@ -16,11 +16,11 @@ import (
 
 	"netscript/engine/client"
 	"netscript/engine/result"
+	"netscript/record"
 	"netscript/repl"
+	"netscript/script"
+	"netscript/session/progress"
 	"netscript/starlib"
-	"netscript/starlib/progress"
-	"netscript/starlib/record"
-	"netscript/starlib/script"
 )
 
 // scriptCommand runs a file, a -c snippet, or stdin; with neither and a

@@ -19,7 +19,7 @@ import (
 	"netscript/engine/spec"
 	"netscript/engine/workload"
 	"netscript/internal/serveadvice"
-	"netscript/starlib/embedded"
+	"netscript/session/embedded"
 )
 
 // listFlag collects a repeatable string flag.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"netscript/engine/sock/socktest"
-	"netscript/starlib/record"
+	"netscript/record"
 )
 
 // TestHostFlag: --host/--port and $NETSCRIPT_HOST/$NETSCRIPT_PORT aim

@@ -6,8 +6,8 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/internal/startest"
 	"netscript/starlib"
-	"netscript/starlib/internal/startest"
 	"netscript/starlib/output"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"netscript/script"
 	"netscript/starlib"
-	"netscript/starlib/script"
 )
 
 // TestParseArgs: NAME=VALUE pairs, values kept as strings; a pair without

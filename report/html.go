@@ -15,10 +15,10 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/sysinfo"
+	"netscript/record"
 	"netscript/starlib"
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
-	"netscript/starlib/record"
 )
 
 // Picture size in the report, in points (gonum's SVG unit).

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"netscript/engine/result"
+	"netscript/script"
 	"netscript/starlib"
-	"netscript/starlib/script"
 )
 
 // TestScriptRoundTrip prints the script of a command line, runs it, and

@@ -18,9 +18,9 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/sysinfo"
+	"netscript/script"
 	"netscript/starlib"
 	"netscript/starlib/output"
-	"netscript/starlib/script"
 )
 
 // Format names the layout of a run record; ReadRun refuses others.

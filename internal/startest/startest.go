@@ -32,7 +32,7 @@ func NewThread(t testing.TB) (*starlark.Thread, *starlib.Env) {
 
 // update rewrites the golden files of formatted output:
 //
-//	go test ./starlib/output ./starlib/record -run Golden -update
+//	go test ./starlib/output ./record -run Golden -update
 var update = flag.Bool("update", false, "rewrite testdata/golden files with the output the code gives now")
 
 // Golden compares got with testdata/golden/name of the package under test,

@@ -8,10 +8,10 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/result"
+	"netscript/record"
 	"netscript/starlib"
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
-	"netscript/starlib/record"
 )
 
 // Figure is one picture of a run, with the title it is shown under.

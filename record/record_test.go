@@ -12,10 +12,10 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/sysinfo"
+	"netscript/internal/startest"
+	"netscript/internal/stoptest"
+	"netscript/script"
 	"netscript/starlib"
-	"netscript/starlib/internal/startest"
-	"netscript/starlib/internal/stoptest"
-	"netscript/starlib/script"
 )
 
 // TestRecorderSeesEveryResult: every test a script runs reaches

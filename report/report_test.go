@@ -10,7 +10,7 @@ import (
 	"netscript/engine/hist"
 	"netscript/engine/result"
 	"netscript/engine/sysinfo"
-	"netscript/starlib/record"
+	"netscript/record"
 )
 
 // rr is a TCP_RR result of a burst sweep with a full histogram and interim

@@ -8,8 +8,8 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/internal/startest"
 	"netscript/starlib"
-	"netscript/starlib/internal/startest"
 )
 
 // recordedRun runs code with a Recorder and returns the run as a record
