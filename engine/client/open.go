@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/datapath"
 	"netscript/engine/hist"
 	"netscript/engine/mux"
 	"netscript/engine/sock"
@@ -120,7 +121,7 @@ func (w *worker) loopOf(s *spec.Spec) workload.Loop {
 // per transaction) and its loop, or its mux.Flow.
 func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort, tag []byte) error {
 	k := s.Workload
-	cf := &spec.ClientFlow{Spec: s, Loop: w.loopOf(s), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
+	cf := &datapath.ClientFlow{Spec: s, Loop: w.loopOf(s), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
 	if k.PerTransaction {
 		if err := w.perTransaction(s, f, cf, data, local); err != nil {
 			return err
@@ -150,7 +151,7 @@ func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.Ad
 		f.m = &mux.Flow{FD: cf.FD, Local: cf.Local, Remote: cf.Remote, Walk: cf.Walk, Hist: cf.Loop.Hist}
 		return nil
 	}
-	loop, err := k.Client(cf)
+	loop, err := datapath.Of(k).Client(cf)
 	if err != nil {
 		return err
 	}
@@ -160,7 +161,7 @@ func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.Ad
 
 // connect makes a flow's one data socket: a TCP connection (which, in an
 // authenticated session, sends its tag first), or a connected UDP socket.
-func (w *worker) connect(s *spec.Spec, cf *spec.ClientFlow, local netip.AddrPort, tag []byte) (int, error) {
+func (w *worker) connect(s *spec.Spec, cf *datapath.ClientFlow, local netip.AddrPort, tag []byte) (int, error) {
 	typ := unix.SOCK_STREAM
 	if s.Workload.Datagram {
 		typ = unix.SOCK_DGRAM
@@ -204,7 +205,7 @@ func (w *worker) connect(s *spec.Spec, cf *spec.ClientFlow, local netip.AddrPort
 // flow's connections says what the kernel grants them and, with `local`,
 // that the address can be bound, so a bad one fails now and not as a count
 // of errors.
-func (w *worker) perTransaction(s *spec.Spec, f *flow, cf *spec.ClientFlow, data, local netip.AddrPort) error {
+func (w *worker) perTransaction(s *spec.Spec, f *flow, cf *datapath.ClientFlow, data, local netip.AddrPort) error {
 	probeLocal := netip.AddrPort{}
 	if local.IsValid() {
 		probeLocal = netip.AddrPortFrom(local.Addr(), 0)
@@ -250,7 +251,7 @@ func (w *worker) prepareMux(s *spec.Spec) error {
 		Threads: muxThreads(len(w.flows)), Remote: w.mflows[0].Remote, NoDelay: s.NoDelay,
 		SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer, CPU: s.CPU, Knobs: &s.Knobs}
 	var err error
-	w.mux, err = s.Workload.Mux(w.mflows, cfg)
+	w.mux, err = datapath.Of(s.Workload).Mux(w.mflows, cfg)
 	if err != nil && s.CPU != nil {
 		return &spec.OptionError{Option: "cpu", Err: err}
 	}
