@@ -1,7 +1,10 @@
 package datapath
 
 import (
+	"golang.org/x/sys/unix"
+
 	"netscript/engine/mux"
+	"netscript/engine/spec"
 	"netscript/engine/workload"
 )
 
@@ -17,7 +20,7 @@ var connLoops = &Loops{
 // transaction.
 func connClient(f *ClientFlow) (workload.ClientLoop, error) {
 	s := f.Spec
-	l := &workload.CRR{Loop: f.Loop, Remote: f.Remote, Local: f.Local, Walk: f.Walk, NoDelay: s.NoDelay,
+	l := &workload.CRR{Loop: f.Loop, Remote: f.Remote, Local: f.Local, Walk: f.Walk, NoDelay: s.NoDelay, Proto: Proto(s),
 		Request: s.Request, Response: s.Response, FastOpen: s.FastOpen, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}
 	l.TCPInfo = s.Knobs.TCPInfo
 	if s.Knobs.Given() {
@@ -32,4 +35,13 @@ func connClient(f *ClientFlow) (workload.ClientLoop, error) {
 func connServer(p *ServerParams) workload.ServerLoop {
 	return &workload.CRRServer{LFD: p.FD, Request: p.Request, Response: p.Response, FastOpen: p.FastOpen,
 		Allowed: p.Allowed, Stop: p.Stop, Check: p.Check, Transactions: p.Transactions, TCPInfo: p.TCPInfo}
+}
+
+// Proto is the protocol of a test's data sockets: 0, the type's default,
+// or IPPROTO_MPTCP with protocol="mptcp".
+func Proto(s *spec.Spec) int {
+	if s.MPTCP() {
+		return unix.IPPROTO_MPTCP
+	}
+	return 0
 }

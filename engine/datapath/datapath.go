@@ -48,13 +48,22 @@ func Of(w *spec.Workload) *Loops {
 // workload, each set in the workload's own file of this package.
 func bindings() map[*spec.Workload]*Loops {
 	return map[*spec.Workload]*Loops{
-		spec.TCPRR:     tcpRR,
-		spec.TCPCRR:    connLoops,
-		spec.TCPCC:     connLoops,
-		spec.UDPRR:     udpRR,
-		spec.TCPStream: tcpStream,
-		spec.TCPMaerts: tcpMaerts,
-		spec.UDPStream: udpStream,
+		spec.TCPRR:       tcpRR,
+		spec.TCPCRR:      connLoops,
+		spec.TCPCC:       connLoops,
+		spec.UDPRR:       udpRR,
+		spec.TCPStream:   tcpStream,
+		spec.TCPMaerts:   tcpMaerts,
+		spec.UDPStream:   udpStream,
+		spec.TCPBidir:    tcpBidir,
+		spec.TCPSendfile: tcpSendfile,
+		// The UNIX domain workloads run the loops of their IP
+		// counterparts on UNIX domain sockets.
+		spec.UnixRR:         tcpRR,
+		spec.UnixCRR:        connLoops,
+		spec.UnixStream:     tcpStream,
+		spec.UnixgramRR:     udpRR,
+		spec.UnixgramStream: udpStream,
 	}
 }
 
@@ -68,8 +77,8 @@ type ClientFlow struct {
 	// FD is the flow's connected data socket; -1 for a workload that
 	// opens a connection per transaction.
 	FD     int
-	Family int        // unix.AF_INET or unix.AF_INET6
-	Remote *sock.Addr // the server's data endpoint
+	Family int        // unix.AF_INET, unix.AF_INET6 or unix.AF_UNIX
+	Remote *sock.Addr // the server's data endpoint (IP, or a UNIX domain name)
 	// Local and Walk, for a connection per transaction: the source each
 	// connection binds (nil: the kernel's choice) and the walk over
 	// source ports, if one was asked for.
@@ -104,4 +113,7 @@ type ServerParams struct {
 	QuickAck bool
 	// ZeroCopy sends with MSG_ZEROCOPY (TCP_MAERTS, zerocopy=True).
 	ZeroCopy bool
+	// CPU, if set, binds the threads a loop runs besides its caller's (a
+	// test both ways sends on one of its own), as the caller's is bound.
+	CPU *int
 }

@@ -213,7 +213,7 @@ func fatalConnect(en unix.Errno) bool {
 
 // open starts one connection of flow i; on failure the socket is closed.
 func (t *crrState) open(f *Flow, i int, now time.Duration) unix.Errno {
-	fd, en := sock.SocketNonblock(t.family, unix.SOCK_STREAM)
+	fd, en := sock.SocketProto(t.family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK, t.cfg.Proto)
 	if en != 0 {
 		return en
 	}

@@ -51,7 +51,8 @@ type Config struct {
 	Limits            workload.Limits // per flow: each flow ends after Transactions
 	Stop              *atomic.Bool    // set to end the test early
 	Threads           int             // how many threads share the flows; at least 1
-	Remote            *sock.Addr      // TCP_CRR: the server's data listener
+	Remote            *sock.Addr      // TCP_CRR: the server's data listener (IP, or a UNIX domain name)
+	Proto             int             // TCP_CRR: the connections' protocol: 0, or unix.IPPROTO_MPTCP
 	NoDelay           bool
 	// SendBuffer and RecvBuffer, TCP_CRR: if positive, set on every
 	// connection (TCP_RR's sockets come ready made).

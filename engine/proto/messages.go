@@ -51,6 +51,16 @@ type Setup struct {
 	// Results (tcpinfo.go); Knobs are socket options for its data sockets.
 	TCPInfo bool   `json:"tcp_info,omitempty"`
 	Knobs   *Knobs `json:"knobs,omitempty"`
+	// Protocol is the data connections' protocol: absent for TCP (and
+	// UDP), "mptcp" for IPPROTO_MPTCP on the server's listener too. A
+	// server of a release before it refuses the field by name.
+	Protocol string `json:"protocol,omitempty"`
+	// UnixSources are, in an authenticated session of a test over UNIX
+	// domain sockets, what tells its data from a stranger's: the names
+	// its datagram sockets bind ("@..."), and the process that makes its
+	// connections ("pid:N", which the server reads of each connection
+	// with SO_PEERCRED).
+	UnixSources []string `json:"unix_sources,omitempty"`
 }
 
 // Buffers are socket buffer sizes the kernel granted.
@@ -75,6 +85,9 @@ type Ready struct {
 	Server   ServerInfo `json:"server"`
 	SendSize int        `json:"send_size,omitempty"` // the send size the server uses (TCP_MAERTS)
 	RecvSize int        `json:"recv_size,omitempty"` // the receive size the server uses (streams)
+	// DataPath is the name of the server's UNIX domain socket of a test
+	// over UNIX domain sockets: a path, or "@" and an abstract name.
+	DataPath string `json:"data_path,omitempty"`
 	// TCPFastOpen is the server's net.ipv4.tcp_fastopen (its network
 	// namespace's), or -1 if it could not be read. Bit 2 lets the server
 	// accept data in a SYN.

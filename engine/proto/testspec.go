@@ -77,6 +77,13 @@ type TestSpec struct {
 	// (spec.Spec.Knobs); absent when none is given, so such a test reads
 	// as before.
 	Knobs *Knobs `json:"Knobs,omitempty"`
+
+	// Connections, File and Protocol are tcp_bidir's connections per
+	// flow, tcp_sendfile's file and the TCP workloads' protocol ("mptcp");
+	// absent when not given, so such a test reads as before.
+	Connections int    `json:"Connections,omitempty"`
+	File        string `json:"File,omitempty"`
+	Protocol    string `json:"Protocol,omitempty"`
 }
 
 // PortRange is an inclusive range of ports on the wire.

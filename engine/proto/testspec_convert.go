@@ -53,6 +53,9 @@ func TestSpecFrom(s *spec.Spec) TestSpec {
 		LocalPorts:       slices.Clone(s.LocalPorts),
 		DataPorts:        slices.Clone(s.DataPorts),
 		Client:           s.Client,
+		Connections:      s.Connections,
+		File:             s.File,
+		Protocol:         s.Protocol,
 	}
 	if r := s.LocalPortRange; r != nil {
 		t.LocalPortRange = &PortRange{Lo: r.Lo, Hi: r.Hi}
@@ -110,6 +113,9 @@ func (t *TestSpec) ToSpec() (spec.Spec, error) {
 		LocalPorts:       slices.Clone(t.LocalPorts),
 		DataPorts:        slices.Clone(t.DataPorts),
 		Client:           t.Client,
+		Connections:      t.Connections,
+		File:             t.File,
+		Protocol:         t.Protocol,
 	}
 	if r := t.LocalPortRange; r != nil {
 		s.LocalPortRange = &spec.PortRange{Lo: r.Lo, Hi: r.Hi}

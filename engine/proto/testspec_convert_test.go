@@ -31,7 +31,7 @@ func everySpec() spec.Spec {
 // sinceV3 are the fields of spec.Spec added after testdata/v3 was
 // recorded: optional on the wire (omitted when zero), so everySpec leaves
 // them zero to encode as the recording; TestLivenessOnTheWire covers them.
-var sinceV3 = map[string]bool{"Liveness": true, "Server": true, "Knobs": true}
+var sinceV3 = map[string]bool{"Liveness": true, "Server": true, "Knobs": true, "Connections": true, "File": true, "Protocol": true}
 
 // runClientPayload is what RunClient carrying s puts on the wire.
 func runClientPayload(t *testing.T, s *spec.Spec) []byte {
@@ -164,5 +164,30 @@ func TestFamilyCodes(t *testing.T) {
 	var fe *FieldError
 	if _, err := ts.ToSpec(); !errors.As(err, &fe) || fe.Field != "Family" || ts.Family != 7 {
 		t.Errorf("family 7: sent as %d, read as %v", int(ts.Family), err)
+	}
+}
+
+// TestNewFieldsOnTheWire: tcp_bidir's connections, tcp_sendfile's file and
+// protocol travel to a daemon's client side and come back as they were;
+// a test without them reads as the release before them sent it.
+func TestNewFieldsOnTheWire(t *testing.T) {
+	s := spec.Default(spec.TCPBidir)
+	s.Connections, s.Protocol = 2, spec.ProtocolMPTCP
+	f := spec.Default(spec.TCPSendfile)
+	f.File = "/var/tmp/data"
+	for _, in := range []spec.Spec{s, f} {
+		b := runClientPayload(t, &in)
+		var m RunClient
+		if err := Decode(TypeRunClient, b, &m); err != nil {
+			t.Fatal(err)
+		}
+		back, err := m.Test.ToSpec()
+		if err != nil || !reflect.DeepEqual(back, in) {
+			t.Errorf("%s came back as %+v (%v)", in.Workload.Name, back, err)
+		}
+	}
+	plain := spec.Default(spec.TCPStream)
+	if b := runClientPayload(t, &plain); bytes.Contains(b, []byte("Connections")) || bytes.Contains(b, []byte("Protocol")) || bytes.Contains(b, []byte(`"File"`)) {
+		t.Errorf("a test without the new fields carries them: %s", b)
 	}
 }

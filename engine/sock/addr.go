@@ -47,14 +47,30 @@ func ParseFamily(s string) (Family, error) {
 	return Auto, fmt.Errorf("unknown family %q (want \"inet\", \"inet6\" or \"auto\")", s)
 }
 
-// Addr is an IP address and port together with its kernel sockaddr form,
-// built once so that the data path can pass it to raw calls without
-// allocating.
+// Addr is an IP address and port, or a UNIX domain socket's name (unix.go),
+// together with its kernel sockaddr form, built once so that the data path
+// can pass it to raw calls without allocating.
 type Addr struct {
 	ap     netip.AddrPort
-	raw    unix.RawSockaddrInet6 // large enough for either family
+	raw    rawSockaddr
 	rawLen uint32
 }
+
+// rawSockaddr holds the kernel's form of any address netscript uses:
+// sockaddr_in, sockaddr_in6 or sockaddr_un. Its first member gives it
+// sockaddr_in6's alignment; the padding makes room for sockaddr_un.
+type rawSockaddr struct {
+	in6 unix.RawSockaddrInet6
+	_   [unix.SizeofSockaddrUnix - unix.SizeofSockaddrInet6]byte
+}
+
+// in4 is the raw form as a sockaddr_in.
+func (r *rawSockaddr) in4() *unix.RawSockaddrInet4 {
+	return (*unix.RawSockaddrInet4)(unsafe.Pointer(r))
+}
+
+// un is the raw form as a sockaddr_un.
+func (r *rawSockaddr) un() *unix.RawSockaddrUnix { return (*unix.RawSockaddrUnix)(unsafe.Pointer(r)) }
 
 // NewAddr builds an Addr from an address and port. IPv4-mapped IPv6
 // addresses are treated as IPv4.
@@ -67,23 +83,24 @@ func NewAddr(ap netip.AddrPort) *Addr {
 func (a *Addr) set(ap netip.AddrPort) {
 	ip := ap.Addr().Unmap()
 	a.ap = netip.AddrPortFrom(ip, ap.Port())
-	a.raw = unix.RawSockaddrInet6{}
+	a.raw = rawSockaddr{}
 	if ip.Is4() {
-		r := (*unix.RawSockaddrInet4)(unsafe.Pointer(&a.raw))
+		r := a.raw.in4()
 		r.Family = unix.AF_INET
 		binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&r.Port))[:], ap.Port())
 		r.Addr = ip.As4()
 		a.rawLen = unix.SizeofSockaddrInet4
 		return
 	}
-	a.raw.Family = unix.AF_INET6
-	binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&a.raw.Port))[:], ap.Port())
-	a.raw.Addr = ip.As16()
+	r := &a.raw.in6
+	r.Family = unix.AF_INET6
+	binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&r.Port))[:], ap.Port())
+	r.Addr = ip.As16()
 	if z := ip.Zone(); z != "" {
 		if ifi, err := net.InterfaceByName(z); err == nil {
-			a.raw.Scope_id = uint32(ifi.Index)
+			r.Scope_id = uint32(ifi.Index)
 		} else if n, err := strconv.Atoi(z); err == nil {
-			a.raw.Scope_id = uint32(n)
+			r.Scope_id = uint32(n)
 		}
 	}
 	a.rawLen = unix.SizeofSockaddrInet6
@@ -98,16 +115,18 @@ func (a *Addr) AddrPort() netip.AddrPort {
 	return a.ap
 }
 
-// decode reads the raw sockaddr the kernel wrote.
+// decode reads the raw sockaddr the kernel wrote; a UNIX domain name has
+// no AddrPort (Name has it).
 func (a *Addr) decode() netip.AddrPort {
-	switch a.raw.Family {
+	switch a.raw.in6.Family {
 	case unix.AF_INET:
-		r := (*unix.RawSockaddrInet4)(unsafe.Pointer(&a.raw))
+		r := a.raw.in4()
 		port := binary.BigEndian.Uint16((*[2]byte)(unsafe.Pointer(&r.Port))[:])
 		return netip.AddrPortFrom(netip.AddrFrom4(r.Addr), port)
 	case unix.AF_INET6:
-		port := binary.BigEndian.Uint16((*[2]byte)(unsafe.Pointer(&a.raw.Port))[:])
-		return netip.AddrPortFrom(netip.AddrFrom16(a.raw.Addr).Unmap(), port)
+		r := &a.raw.in6
+		port := binary.BigEndian.Uint16((*[2]byte)(unsafe.Pointer(&r.Port))[:])
+		return netip.AddrPortFrom(netip.AddrFrom16(r.Addr).Unmap(), port)
 	}
 	return netip.AddrPort{}
 }
@@ -116,22 +135,32 @@ func (a *Addr) decode() netip.AddrPort {
 // without allocating (TCP_CRR's port walk binds a new port per connection).
 func (a *Addr) SetPort(port uint16) {
 	a.ap = netip.AddrPortFrom(a.ap.Addr(), port)
-	binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&a.raw.Port))[:], port)
+	binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&a.raw.in6.Port))[:], port) // sockaddr_in's port is at the same place
 }
 
 // Received marks a as filled in by the kernel, so AddrPort decodes it anew.
 func (a *Addr) Received() { a.ap = netip.AddrPort{} }
 
-// Family returns unix.AF_INET or unix.AF_INET6.
+// Family returns unix.AF_INET, unix.AF_INET6 or unix.AF_UNIX.
 func (a *Addr) Family() int {
-	if a.rawLen == unix.SizeofSockaddrInet4 {
-		return unix.AF_INET
+	switch f := int(a.raw.in6.Family); f {
+	case unix.AF_INET, unix.AF_UNIX:
+		return f
 	}
 	return unix.AF_INET6
 }
 
-// String formats the address as host:port ([v6]:port for IPv6).
-func (a *Addr) String() string { return a.AddrPort().String() }
+// IsUnix reports whether a is a UNIX domain socket's address.
+func (a *Addr) IsUnix() bool { return a.raw.in6.Family == unix.AF_UNIX }
+
+// String formats the address as host:port ([v6]:port for IPv6), or a
+// UNIX domain socket's name (Name).
+func (a *Addr) String() string {
+	if a.IsUnix() {
+		return a.Name()
+	}
+	return a.AddrPort().String()
+}
 
 // Resolve turns a host name or literal and a port into an address of the
 // wanted family. A literal of the wrong family is an error that says so.

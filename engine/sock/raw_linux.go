@@ -76,12 +76,28 @@ func SendTo(fd int, b []byte, flags int, to *Addr) (int, unix.Errno) {
 
 // Socket opens a socket of the address's family with a raw socket(2); the
 // descriptor is close-on-exec.
-func Socket(family, typ int) (int, unix.Errno) {
-	fd, e := rawSyscall6(unix.SYS_SOCKET, uintptr(family), uintptr(typ|unix.SOCK_CLOEXEC), 0, 0, 0, 0)
+func Socket(family, typ int) (int, unix.Errno) { return SocketProto(family, typ, 0) }
+
+// SocketProto is Socket of a given protocol (unix.IPPROTO_MPTCP; 0: the
+// type's default).
+func SocketProto(family, typ, proto int) (int, unix.Errno) {
+	fd, e := rawSyscall6(unix.SYS_SOCKET, uintptr(family), uintptr(typ|unix.SOCK_CLOEXEC), uintptr(proto), 0, 0, 0)
 	if e != 0 {
 		return -1, e
 	}
 	return int(fd), 0
+}
+
+// Sendfile sends up to n bytes of the file in from offset *off to the
+// socket fd with a raw sendfile(2), advancing *off by what was sent; the
+// data goes from the page cache to the socket without a copy through
+// user space.
+func Sendfile(fd, in int, off *int64, n int) (int, unix.Errno) {
+	r, e := rawSyscall6(unix.SYS_SENDFILE, uintptr(fd), uintptr(in), uintptr(unsafe.Pointer(off)), uintptr(n), 0, 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(r), 0
 }
 
 // Connect connects fd to a with a raw connect(2).

@@ -18,6 +18,7 @@ type Options struct {
 	SendBuffer int  // SO_SNDBUF to ask for; 0 keeps the kernel's default
 	RecvBuffer int  // SO_RCVBUF to ask for; 0 keeps the kernel's default
 	ReuseAddr  bool // SO_REUSEADDR before bind
+	MPTCP      bool // a stream socket of IPPROTO_MPTCP instead of TCP (mptcp_linux.go)
 }
 
 // Buffers are the socket buffer sizes the kernel actually granted, as
@@ -31,8 +32,11 @@ type Buffers struct {
 // unix.SOCK_DGRAM), applies opts and the Tick timeouts, and binds it to local
 // if local is valid (address, port or both).
 func Open(family, typ int, opts Options, local netip.AddrPort) (int, error) {
-	fd, en := Socket(family, typ)
+	fd, en := SocketProto(family, typ, opts.proto())
 	if en != 0 {
+		if opts.MPTCP {
+			return -1, NoMPTCP(en)
+		}
 		return -1, &OpError{Op: "socket", Err: en}
 	}
 	if err := apply(fd, typ, opts); err != nil {

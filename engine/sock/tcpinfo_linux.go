@@ -61,6 +61,12 @@ func (r *TCPReader) Stats(fd int, c *result.TCPConn) unix.Errno {
 	if e != 0 {
 		return e
 	}
+	connOf(ti, c)
+	return 0
+}
+
+// connOf puts the figures of one TCP_INFO reading into c.
+func connOf(ti *unix.TCPInfo, c *result.TCPConn) {
 	*c = result.TCPConn{
 		Retrans: uint64(ti.Total_retrans), BytesRetrans: ti.Bytes_retrans,
 		RTT: ti.Rtt, RTTVar: ti.Rttvar, MinRTT: ti.Min_rtt, Cwnd: ti.Snd_cwnd, Ssthresh: ti.Snd_ssthresh,
@@ -68,7 +74,6 @@ func (r *TCPReader) Stats(fd int, c *result.TCPConn) unix.Errno {
 		BusyTime: ti.Busy_time, RwndLimited: ti.Rwnd_limited, SndbufLimited: ti.Sndbuf_limited,
 		Reordering: ti.Reordering, Lost: ti.Lost, Unacked: ti.Unacked, CAState: ti.Ca_state,
 	}
-	return 0
 }
 
 // TCPSpan reads one long-lived connection's TCP_INFO at the start of the

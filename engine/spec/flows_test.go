@@ -18,7 +18,7 @@ func TestValidateFlows(t *testing.T) {
 		{"many tcp_rr flows", TCPRR, func(s *Spec) { s.Flows = MaxFlows }, ""},
 		{"zero flows", TCPRR, func(s *Spec) { s.Flows = 0 }, "flows: must be at least 1, got 0"},
 		{"too many", TCPCRR, func(s *Spec) { s.Flows = MaxFlows + 1 }, "flows: must be at most 4096"},
-		{"too many threads", UDPRR, func(s *Spec) { s.Flows = MaxThreadFlows + 1 }, "flows: must be at most 256 for udp_rr, which runs a thread per flow on each end (tcp_rr, tcp_crr and tcp_cc take up to 4096)"},
+		{"too many threads", UDPRR, func(s *Spec) { s.Flows = MaxThreadFlows + 1 }, "flows: must be at most 256 for udp_rr, which runs a thread per flow on each end (tcp_rr, tcp_crr, tcp_cc, unix_rr and unix_crr take up to 4096)"},
 		{"rate needs threads", TCPRR, func(s *Spec) { s.Flows, s.Rate = 300, 10 }, "flows: must be at most 256 with rate"},
 		{"a list per flow", TCPRR, func(s *Spec) { s.Flows, s.Locals = 2, []string{"127.0.0.1", "127.0.0.2"} }, ""},
 		{"short local list", TCPRR, func(s *Spec) { s.Flows, s.Locals = 3, []string{"127.0.0.1"} }, "local: a list of 1 addresses for 3 flows: give one per flow"},

@@ -39,7 +39,9 @@ const (
 type knobRule struct {
 	name  string
 	given func(k *sock.Knobs) bool
-	// every: every workload takes the knob, and none lists it.
+	// every: every workload over IP takes the knob (none over UNIX
+	// domain sockets, which have no IP header, pacing or device queue to
+	// poll), and none lists it.
 	every bool
 	// takers, if set, names the workloads that take the knob by their kind
 	// ("TCP tests"; TestKnobKinds checks it against their traits); "":
@@ -51,23 +53,27 @@ type knobRule struct {
 
 var knobRules = []knobRule{
 	{name: OptCongestion, given: func(k *sock.Knobs) bool { return k.Congestion != "" }, takers: "TCP tests", why: ": UDP has no congestion control"},
-	{name: OptMaxPacingRate, given: func(k *sock.Knobs) bool { return k.MaxPacingRate != 0 }, every: true},
-	{name: OptTOS, given: func(k *sock.Knobs) bool { return k.HasTOS }, every: true},
+	{name: OptMaxPacingRate, given: func(k *sock.Knobs) bool { return k.MaxPacingRate != 0 }, every: true, takers: "tests over IP"},
+	{name: OptTOS, given: func(k *sock.Knobs) bool { return k.HasTOS }, every: true, takers: "tests over IP"},
 	{name: OptNotsentLowat, given: func(k *sock.Knobs) bool { return k.NotsentLowat != 0 }, takers: "TCP tests", why: " (TCP_NOTSENT_LOWAT)"},
 	{name: OptMSS, given: func(k *sock.Knobs) bool { return k.MSS != 0 }, takers: "TCP tests", why: " (TCP_MAXSEG)"},
-	{name: OptBusyPoll, given: func(k *sock.Knobs) bool { return k.BusyPoll != 0 }, every: true},
+	{name: OptBusyPoll, given: func(k *sock.Knobs) bool { return k.BusyPoll != 0 }, every: true, takers: "tests over IP"},
 	{name: OptCork, given: func(k *sock.Knobs) bool { return k.Cork }, why: " (TCP_CORK)"},
 	{name: OptQuickAck, given: func(k *sock.Knobs) bool { return k.QuickAck },
 		why: " (TCP_QUICKACK, re-armed after each receive): a connection per transaction starts in quick-ack mode, so it would change nothing"},
 	{name: OptTCPInfo, given: func(k *sock.Knobs) bool { return k.TCPInfo }, why: ": the other TCP tests read TCP_INFO always, outside their loops"},
-	{name: OptZeroCopy, given: func(k *sock.Knobs) bool { return k.ZeroCopy }, takers: "stream tests", why: " (MSG_ZEROCOPY on the sending end)"},
+	{name: OptZeroCopy, given: func(k *sock.Knobs) bool { return k.ZeroCopy }, why: " (MSG_ZEROCOPY on the sending end)"},
 }
 
 // TakesKnob reports whether w takes the socket knob called name: a knob
 // every workload takes, or one w lists in TakesKnobs.
 func (w *Workload) TakesKnob(name string) bool {
 	for _, r := range knobRules {
-		if r.name == name && !r.every {
+		switch {
+		case r.name != name:
+		case r.every:
+			return !w.Unix
+		default:
 			return slices.Contains(w.TakesKnobs, name)
 		}
 	}

@@ -57,6 +57,9 @@ const (
 	OptSendSize     = "send_size"
 	OptRecvSize     = "recv_size"
 	OptBytes        = "bytes"
+	OptConnections  = "connections"
+	OptFile         = "file"
+	OptProtocol     = "protocol"
 )
 
 // optionRule is one workload-specific option: how Validate tells that it
@@ -84,6 +87,9 @@ var optionRules = []optionRule{
 	{OptSendSize, func(s *Spec) bool { return s.SendSize != 0 }, " (stream tests); request/response tests have request and response"},
 	{OptRecvSize, func(s *Spec) bool { return s.RecvSize != 0 }, " (stream tests); request/response tests have request and response"},
 	{OptBytes, func(s *Spec) bool { return s.Bytes != 0 }, " (stream tests); request/response tests end by transactions"},
+	{OptConnections, func(s *Spec) bool { return s.Connections != 0 }, ", whose data goes both ways: on one connection or on one per direction"},
+	{OptFile, func(s *Spec) bool { return s.File != "" }, ", which sends with sendfile(2) from a file"},
+	{OptProtocol, func(s *Spec) bool { return s.Protocol != "" }, ", which run over TCP (or MPTCP)"},
 }
 
 // ruleOf returns the rule of the workload-specific option called name.

@@ -68,7 +68,7 @@ func (s *Spec) validateServer() error {
 		return no("control", "a test without a control connection talks to a netscript standing endpoint; a netserver always has a control connection")
 	case s.Host == "":
 		return &OptionError{Option: "host", Err: ErrNetserverNeedsHost}
-	case s.Workload.ServerSends && s.Rate != 0:
+	case s.Workload.ServerSending() && s.Rate != 0:
 		return no("rate", "netserver paces its sends only when built with --enable-intervals, and says nothing of it; tcp_maerts is sent by the server")
 	case s.DataPort != 0 && s.FlowCount() > 1:
 		return bad("data_port", "against a netserver each flow has a netserver of its own, which binds its own data port: "+

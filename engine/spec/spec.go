@@ -101,6 +101,17 @@ type Spec struct {
 	// (congestion, max_pacing_rate, tos, ...) and tcp_crr's tcp_info; see
 	// knobs.go.
 	Knobs sock.Knobs
+
+	// Connections is tcp_bidir's connections per flow: 1 (or 0), one
+	// that both ends send and receive on, or 2, one per direction.
+	Connections int
+	// File is what tcp_sendfile sends from; "": a temporary file of
+	// SendfileBlocks sends the client makes and removes
+	// (tcp_sendfile.go).
+	File string
+	// Protocol is the TCP workloads' transport: "" or ProtocolTCP, or
+	// ProtocolMPTCP, IPPROTO_MPTCP on both ends (protocol.go).
+	Protocol string
 }
 
 // MaxDatagram is the largest UDP payload netscript sends: 65535 bytes less

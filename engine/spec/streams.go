@@ -10,7 +10,7 @@ var (
 		Unit:       "bulk data, client to server",
 		Short:      "bulk data, client to server",
 		Bulk:       true,
-		Takes:      []string{OptNoDelay, OptSendSize, OptRecvSize, OptBytes},
+		Takes:      []string{OptNoDelay, OptSendSize, OptRecvSize, OptBytes, OptProtocol},
 		MuxServer:  true,
 		TakesKnobs: []string{OptCongestion, OptNotsentLowat, OptMSS, OptCork, OptZeroCopy},
 	}
@@ -22,7 +22,7 @@ var (
 		Short:       "bulk data, server to client",
 		Bulk:        true,
 		ServerSends: true,
-		Takes:       []string{OptNoDelay, OptSendSize, OptRecvSize, OptBytes},
+		Takes:       []string{OptNoDelay, OptSendSize, OptRecvSize, OptBytes, OptProtocol},
 		MuxServer:   true,
 		TakesKnobs:  []string{OptCongestion, OptNotsentLowat, OptMSS, OptCork, OptZeroCopy},
 	}

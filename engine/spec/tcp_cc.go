@@ -12,7 +12,7 @@ var TCPCC = &Workload{
 	Unit:           "connect and close, no data: a new connection per transaction",
 	Short:          "connect and close per transaction, no data",
 	PerTransaction: true,
-	Takes:          []string{OptTransactions, OptNoDelay, OptLocalPorts},
+	Takes:          []string{OptTransactions, OptNoDelay, OptLocalPorts, OptProtocol},
 	MuxClient:      true,
 	NetperfClassic: npwire.TypeDoTCPCC, // netperf 2.7 sends DO_TCP_CC
 	TakesKnobs:     []string{OptCongestion, OptNotsentLowat, OptMSS, OptTCPInfo},

@@ -37,6 +37,11 @@ func (s *Spec) Validate() error {
 	if err := s.validateServer(); err != nil {
 		return err
 	}
+	for _, check := range []func() error{s.validateUnix, s.validateBidir, s.validateProtocol, s.validateFile} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
 	if err := s.validateEnd(); err != nil {
 		return err
 	}

@@ -22,8 +22,18 @@ type Workload struct {
 	Unit  string // what one unit of work is, as a phrase
 	Short string // the same in a few words, for lists
 
-	// Datagram: the test runs over UDP (else TCP).
+	// NetperfAs is what netperf calls the test where its name is not
+	// Netperf ("STREAM_RR" for unix_rr); "" where it is, or netperf has
+	// none. LookupWorkload finds the workload by it too.
+	NetperfAs string
+
+	// Datagram: the test runs over UDP (else TCP), or with Unix over
+	// datagram sockets.
 	Datagram bool
+	// Unix: the test runs over UNIX domain sockets (SOCK_STREAM, or
+	// SOCK_DGRAM with Datagram) to a server on the same machine, which
+	// makes its sockets where its client can reach them (unix.go).
+	Unix bool
 	// PerTransaction: every transaction opens a new connection to one
 	// listener of the server, which serves every flow on it (else each
 	// flow has one connection, or connected socket, made before the
@@ -40,6 +50,16 @@ type Workload struct {
 	// Messages: each transaction carries a request and a response whose
 	// sizes the test chooses (else a transaction carries no data).
 	Messages bool
+	// Bidir: a bulk test whose data goes both ways at once: on one
+	// connection per flow that both ends send and receive on (a thread
+	// for each direction on each end), or, with a connection per
+	// direction, as the two workloads of Pair run side by side.
+	Bidir bool
+	// Pair, for a Bidir workload, is the two workloads it runs as with a
+	// connection per direction (Spec.Connections 2): the one whose client
+	// sends and the one whose server sends, set up together and started at
+	// one instant; their results are its tx and rx.
+	Pair [2]*Workload
 	// HalfClose: after the measured interval the client half-closes each
 	// flow's connection and reads until the server closes it, so the
 	// server answers and counts every request that was sent.
@@ -71,14 +91,15 @@ type Workload struct {
 
 // Workloads lists every workload, in the order help lists them.
 func Workloads() []*Workload {
-	return []*Workload{TCPRR, TCPCRR, UDPRR, TCPStream, TCPMaerts, UDPStream, TCPCC}
+	return []*Workload{TCPRR, TCPCRR, UDPRR, TCPStream, TCPMaerts, UDPStream, TCPCC, TCPBidir, TCPSendfile,
+		UnixRR, UnixCRR, UnixStream, UnixgramRR, UnixgramStream}
 }
 
 // LookupWorkload finds a workload by netscript's name or netperf's, in any
-// case ("tcp_rr", "TCP_RR").
+// case ("tcp_rr", "TCP_RR", "STREAM_RR").
 func LookupWorkload(name string) (*Workload, error) {
 	for _, w := range Workloads() {
-		if strings.EqualFold(name, w.Name) || strings.EqualFold(name, w.Netperf) {
+		if strings.EqualFold(name, w.Name) || strings.EqualFold(name, w.Netperf) || w.NetperfAs != "" && strings.EqualFold(name, w.NetperfAs) {
 			return w, nil
 		}
 	}
@@ -125,8 +146,13 @@ func (w *Workload) Endpoint() bool { return w.PerTransaction || w.Datagram }
 // has a connection per flow), so each flow gets the server's count of it.
 func (w *Workload) PerFlowRemote() bool { return !w.Endpoint() }
 
-// ClientSends reports whether the client is the sender of a bulk test.
+// ClientSends reports whether the client is a sender of a bulk test (the
+// only one but with Bidir).
 func (w *Workload) ClientSends() bool { return w.Bulk && !w.ServerSends }
+
+// ServerSending reports whether the server is a sender of a bulk test:
+// the only one (ServerSends) or one of two (Bidir).
+func (w *Workload) ServerSending() bool { return w.ServerSends || w.Bidir }
 
 // Paced reports whether a rate paces the client's units of work (a test
 // whose server sends is paced on the server).

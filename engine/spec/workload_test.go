@@ -78,12 +78,12 @@ func TestValidateOptions(t *testing.T) {
 		opt  string
 		want string
 	}{
-		{TCPCRR, func(s *Spec) { s.Burst = 2 }, OptBurst, "burst: does not apply to tcp_crr: it applies only to tcp_rr and udp_rr"},
+		{TCPCRR, func(s *Spec) { s.Burst = 2 }, OptBurst, "burst: does not apply to tcp_crr: it applies only to tcp_rr, udp_rr, unix_rr and unixgram_rr"},
 		{TCPRR, func(s *Spec) { s.FastOpen = true }, OptFastOpen, "it applies only to tcp_crr, which opens a connection per transaction"},
-		{TCPCC, func(s *Spec) { s.Request = 10 }, OptRequest, "request: does not apply to tcp_cc: it applies only to tcp_rr, tcp_crr and udp_rr"},
+		{TCPCC, func(s *Spec) { s.Request = 10 }, OptRequest, "request: does not apply to tcp_cc: it applies only to tcp_rr, tcp_crr, udp_rr, unix_rr, unix_crr and unixgram_rr"},
 		{TCPCC, func(s *Spec) { s.FastOpen = true }, OptFastOpen, "does not apply to tcp_cc"},
 		{TCPStream, func(s *Spec) { s.Transactions = 5 }, OptTransactions, "transactions: does not apply to tcp_stream"},
-		{TCPRR, func(s *Spec) { s.Bytes = 5 }, OptBytes, "it applies only to tcp_stream, tcp_maerts and udp_stream"},
+		{TCPRR, func(s *Spec) { s.Bytes = 5 }, OptBytes, "it applies only to tcp_stream, tcp_maerts, udp_stream, tcp_bidir, tcp_sendfile, unix_stream and unixgram_stream"},
 		{UDPRR, func(s *Spec) { s.NoDelay = true }, OptNoDelay, "nodelay: does not apply to udp_rr"},
 		{TCPRR, func(s *Spec) { s.Timeout = 5 }, OptTimeout, "timeout: does not apply to tcp_rr: it applies only to udp_rr"},
 		{UDPRR, func(s *Spec) { s.LocalPortRange = &PortRange{5000, 5010} }, OptLocalPorts, "it applies only to tcp_crr and tcp_cc"},

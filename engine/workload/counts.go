@@ -117,8 +117,11 @@ const maxPeers = 256
 func (p *Peers) Add(addr netip.Addr) { p.add(addr) }
 
 // add notes one from addr and returns addr's index in Addrs, or -1 if
-// there was no room to keep it.
+// there was no room to keep it or it is no IP address.
 func (p *Peers) add(addr netip.Addr) int {
+	if !addr.IsValid() {
+		return -1 // a UNIX domain peer: no address to keep
+	}
 	for i, a := range p.Addrs {
 		if a == addr {
 			p.Counts[i]++
@@ -154,12 +157,11 @@ func (g *sourceGate) admit(from *sock.Addr, allowed *Allow, c *ServerCounts) boo
 		return true
 	}
 	from.Received()
-	addr := from.AddrPort().Addr()
-	if !allowed.Has(addr) {
+	if !allowed.From(from) {
 		c.Strangers++
 		return false
 	}
-	g.last, g.lastIdx, g.any = *from, c.Peers.add(addr), true
+	g.last, g.lastIdx, g.any = *from, c.Peers.add(from.AddrPort().Addr()), true
 	return true
 }
 

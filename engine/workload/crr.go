@@ -21,8 +21,9 @@ const maxConsecutiveFailures = 10000
 // the server) and closes. The time recorded covers all of it.
 type CRR struct {
 	Loop
-	Remote   *sock.Addr // the server's data listener
+	Remote   *sock.Addr // the server's data listener (IP, or a UNIX domain name)
 	Local    *sock.Addr // source address and port to bind, or nil
+	Proto    int        // the sockets' protocol: 0, or unix.IPPROTO_MPTCP
 	NoDelay  bool
 	Request  int
 	Response int
@@ -138,7 +139,7 @@ func fatalConnect(en unix.Errno) bool {
 // one runs one transaction; a non-zero errno means it failed and the socket
 // is closed.
 func (c *CRR) one(family int) unix.Errno {
-	fd, en := sock.Socket(family, unix.SOCK_STREAM)
+	fd, en := sock.SocketProto(family, unix.SOCK_STREAM, c.Proto)
 	if en != 0 {
 		return en
 	}
@@ -373,7 +374,7 @@ func (s *CRRServer) Run() {
 			continue
 		}
 		s.peer.Received()
-		if !s.Allowed.Has(s.peer.AddrPort().Addr()) {
+		if !s.Allowed.Conn(fd, &s.peer) {
 			s.Counts.Strangers++ // not the authenticated client: not served
 			sock.Close(fd)
 			continue

@@ -1,5 +1,7 @@
 package workload
 
+import "time"
+
 // ClientLoop is the client's data path of one flow: it runs the measured
 // interval on the thread it is called on and leaves what it counted, its
 // histogram and why it ended early (if it did) in its Loop. Every client
@@ -30,6 +32,9 @@ type ServerLoop interface {
 type ServerOutcome struct {
 	Counts ServerCounts
 	Err    error
+	// Threads is the CPU time of the threads the loop ran besides the
+	// one that called Run (a test both ways sends on one of its own).
+	Threads time.Duration
 }
 
 // Outcome returns o itself, so that every loop embedding ServerOutcome is a
@@ -44,6 +49,7 @@ var (
 	_ ClientLoop = (*Stream)(nil)
 	_ ClientLoop = (*Maerts)(nil)
 	_ ClientLoop = (*UDPStream)(nil)
+	_ Parted     = (*Bidir)(nil)
 
 	_ ServerLoop = (*RRServer)(nil)
 	_ ServerLoop = (*CRRServer)(nil)
@@ -51,4 +57,5 @@ var (
 	_ ServerLoop = (*StreamSink)(nil)
 	_ ServerLoop = (*MaertsSource)(nil)
 	_ ServerLoop = (*UDPSink)(nil)
+	_ ServerLoop = (*BidirServer)(nil)
 )

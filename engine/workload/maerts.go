@@ -21,6 +21,11 @@ type Maerts struct {
 	FD       int
 	RecvSize int
 	Bytes    uint64 // the server sends this many bytes and closes; 0: by time
+	// Link, if set, joins the loop to the sender of a test both ways on
+	// the same socket (bidir.go): after the interval the loop drains
+	// until the server's close, at most Drain, and says when it came.
+	Link  *BidirLink
+	Drain time.Duration
 
 	buf []byte
 }
@@ -83,6 +88,9 @@ func (m *Maerts) Run() {
 		m.pubAt = 0
 		m.publish(m.Result.Elapsed)
 	}
+	if m.Link != nil {
+		m.bidirDrain(m.Drain)
+	}
 }
 
 // Drain reads fd until its peer closes it or timeout passes, into buf, and
@@ -123,6 +131,10 @@ type MaertsSource struct {
 	// ZeroCopy sends with MSG_ZEROCOPY (zerocopy.go).
 	ZeroCopy bool
 	zc       *sock.ZeroCopy
+	// holdClose: having sent Bytes, wait for Stop before closing the
+	// sending side (a test both ways, whose close says that every byte
+	// of the other direction was read: bidir.go).
+	holdClose bool
 }
 
 // Prepare allocates the loop's buffer.
@@ -139,6 +151,7 @@ func (s *MaertsSource) Run() {
 		s.Prepare()
 	}
 	defer sock.Shutdown(s.FD, unix.SHUT_WR)
+	defer s.hold()
 	if !s.startZeroCopy() {
 		return
 	}
@@ -171,5 +184,12 @@ func (s *MaertsSource) Run() {
 		}
 		s.Counts.BytesSent += uint64(n)
 		s.Counts.SendCalls++
+	}
+}
+
+// hold waits, when the loop holds its close, for Stop.
+func (s *MaertsSource) hold() {
+	for s.holdClose && !s.Stop.Load() {
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -28,6 +28,20 @@ type Stream struct {
 
 	// ZeroCopy, if set, sends with MSG_ZEROCOPY (zerocopy.go).
 	ZeroCopy *sock.ZeroCopy
+	// Link, if set, joins the loop to the receiver of a test both ways
+	// on the same socket (bidir.go), which reads the server's close.
+	Link *BidirLink
+	// File, if set, is what the loop sends from with sendfile(2)
+	// (TCP_SENDFILE, sendfile.go), SendSize bytes a call; Close closes it.
+	File *FileSource
+}
+
+// Close frees what the loop holds beyond its socket: TCP_SENDFILE's file.
+func (s *Stream) Close() {
+	if s.File != nil {
+		s.File.Close()
+		s.File = nil
+	}
 }
 
 // Prepare allocates the loop's buffer.
@@ -83,7 +97,16 @@ func (s *Stream) Run() {
 		s.Interim.final(now, s.Result.BytesSent)
 	}
 	s.last = now
-	if s.Err == nil {
+	switch {
+	case s.Err != nil:
+	case s.Link != nil: // a test both ways: the receiver reads the close
+		if en := sock.Shutdown(s.FD, unix.SHUT_WR); en != 0 {
+			s.fail("shutdown", en)
+			s.Link.wait(s.Drain)
+			break
+		}
+		s.bidirWait()
+	default:
 		s.closeAndWait()
 	}
 	s.zeroCopyDone()
@@ -135,7 +158,8 @@ type StreamSink struct {
 	Stop     *atomic.Bool
 	ServerOutcome
 
-	buf []byte
+	buf      []byte
+	keepOpen bool // a test both ways: the sending loop closes the sending side
 }
 
 // Prepare allocates the loop's buffer.
@@ -162,7 +186,9 @@ func (s *StreamSink) Run() {
 			return
 		}
 		if n == 0 {
-			sock.Shutdown(s.FD, unix.SHUT_WR)
+			if !s.keepOpen {
+				sock.Shutdown(s.FD, unix.SHUT_WR)
+			}
 			return
 		}
 		s.Counts.BytesReceived += uint64(n)

@@ -17,9 +17,13 @@ const zeroCopyReapEvery = 32
 // zeroCopyWait bounds the wait for the last completions after the loop.
 const zeroCopyWait = 2 * time.Second
 
-// write sends b, with MSG_ZEROCOPY when asked.
+// write sends b, with MSG_ZEROCOPY when asked; or as many bytes from the
+// file of TCP_SENDFILE.
 func (s *Stream) write(b []byte) (int, unix.Errno) {
-	if s.ZeroCopy == nil {
+	switch {
+	case s.File != nil:
+		return s.File.send(s.FD, len(b))
+	case s.ZeroCopy == nil:
 		return sock.Write(s.FD, b)
 	}
 	return zeroCopySend(s.ZeroCopy, b)
