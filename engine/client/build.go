@@ -1,6 +1,8 @@
 package client
 
 import (
+	"cmp"
+
 	"netscript/engine/proto"
 	"netscript/engine/result"
 	"netscript/engine/spec"
@@ -11,6 +13,9 @@ import (
 // and their aggregate at the top. Figures that need the server's counts or
 // the CPU measurement are added by figures.
 func (r *run) build(w *worker) *result.Result {
+	if r.spec.Workload.Bidir {
+		return r.buildBidir(w)
+	}
 	s := &r.spec
 	res := &result.Result{
 		Test:    s.Workload.String(),
@@ -48,13 +53,7 @@ func (r *run) build(w *worker) *result.Result {
 	res.StartSkew = result.Skew([]float64{0}, [][]*result.Flow{res.Flows})
 	res.FirstSkew = result.FirstSkew([]float64{0}, [][]*result.Flow{res.Flows})
 	if len(w.flows) > 0 {
-		f := w.flows[0]
-		if f.local.IsValid() {
-			res.LocalAddress = f.local.Addr().String()
-		}
-		if f.peer.IsValid() {
-			res.RemoteAddress = f.peer.Addr().String()
-		}
+		res.LocalAddress, res.RemoteAddress = w.flows[0].addresses()
 	}
 	var ivs []*workload.Interim
 	for i, f := range w.flows {
@@ -70,6 +69,7 @@ func (r *run) build(w *worker) *result.Result {
 	res.Config = r.config(w)
 	r.censored(res, w)
 	r.addTCP(res, w)
+	r.addMPTCP(res, w)
 	r.addZeroCopy(res, w)
 	return res
 }
@@ -104,14 +104,9 @@ func (r *run) buildFlow(f *flow) *result.Flow {
 		first := c.First.Seconds()
 		fl.First = &first
 	}
-	if f.local.IsValid() {
-		fl.LocalAddress = f.local.Addr().String()
-		if !r.spec.Workload.PerTransaction { // one port per connection
-			fl.LocalPort = int(f.local.Port())
-		}
-	}
-	if f.peer.IsValid() {
-		fl.RemoteAddress = f.peer.Addr().String()
+	fl.LocalAddress, fl.RemoteAddress = f.addresses()
+	if f.local.IsValid() && !r.spec.Workload.PerTransaction { // one port per connection
+		fl.LocalPort = int(f.local.Port())
 	}
 	if err := f.err(); err != nil {
 		fl.Error = err.Error()
@@ -184,6 +179,13 @@ func (r *run) config(w *worker) result.Config {
 		Flows:                   s.FlowCount(),
 		Multiplexed:             w.mux != nil,
 		Client:                  r.opt.ClientName,
+		File:                    s.File,
+	}
+	if k := s.Workload; k.Bidir {
+		cfg.Connections = max(s.Connections, 1)
+	}
+	if s.Workload.Accepts(spec.OptProtocol) {
+		cfg.Protocol = cmp.Or(s.Protocol, spec.ProtocolTCP)
 	}
 	if pr := s.LocalPortRange; pr != nil {
 		cfg.LocalPorts = []int{pr.Lo, pr.Hi}
@@ -216,15 +218,40 @@ func (r *run) config(w *worker) result.Config {
 }
 
 func familyName(w *worker) string {
-	if len(w.flows) == 0 || w.flows[0].peer.Addr().Is4() {
+	switch {
+	case w.kind.Unix:
+		return unixFamily
+	case len(w.flows) == 0 || w.flows[0].peer.Addr().Is4():
 		return "inet"
 	}
 	return "inet6"
 }
 
+// addresses are the flow's local and remote addresses as a result gives
+// them: IP addresses without ports, or UNIX domain names.
+func (f *flow) addresses() (local, remote string) {
+	if f.local.IsValid() {
+		local = f.local.Addr().String()
+	}
+	if f.peer.IsValid() {
+		remote = f.peer.Addr().String()
+	}
+	if f.localName != "" {
+		local = f.localName
+	}
+	if f.peerName != "" {
+		remote = f.peerName
+	}
+	return local, remote
+}
+
 // addRemote puts the server's counts into the result, and each
 // connection's counts into its flow.
 func (r *run) addRemote(res *result.Result, rr *proto.Results) {
+	if r.bidir[0] != nil {
+		r.addRemoteBidir(res, rr)
+		return
+	}
 	rem := &result.Remote{
 		Transactions:  rr.Transactions,
 		BytesSent:     rr.BytesSent,
@@ -250,7 +277,7 @@ func (r *run) addRemote(res *result.Result, rr *proto.Results) {
 		if !r.spec.Workload.PerFlowRemote() || r.w == nil || i >= len(r.w.flows) {
 			break
 		}
-		if c := byPeer[r.w.flows[i].local.String()]; c != nil {
+		if c := byPeer[r.w.flows[i].localKey()]; c != nil {
 			fl.Remote = &result.FlowRemote{Transactions: c.Transactions, BytesSent: c.BytesSent, BytesReceived: c.BytesReceived,
 				RecvCalls: c.RecvCalls, SendCalls: c.SendCalls}
 		}

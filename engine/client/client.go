@@ -130,6 +130,9 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 			return nil, &spec.OptionError{Option: "flows", Err: err}
 		}
 	}
+	if s.BidirSplit() {
+		return runPair(ctx, s, opt) // bidir.go
+	}
 	if s.NoControl {
 		return runNoControl(ctx, s, opt)
 	}
@@ -139,6 +142,11 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 	ctrlAddr, err := sock.Resolve(ctx, s.Host, s.Port, s.Family)
 	if err != nil {
 		return nil, &spec.OptionError{Option: "host", Err: err}
+	}
+	if s.Workload.Unix {
+		if err := onThisMachine(s.Workload, ctrlAddr.Addr()); err != nil {
+			return nil, &spec.OptionError{Option: "host", Err: err}
+		}
 	}
 	_, live := s.LivenessBound()
 	res, err := runOnce(ctx, s, opt, ctrlAddr, live)
@@ -226,6 +234,8 @@ type run struct {
 	remoteFastOpen uint64           // connections whose SYN data the server took
 
 	noTCP bool // do not ask for the server's TCP_INFO (it does not know it)
+
+	bidir [2]*bidirView // a test both ways on one connection, by direction (bidir.go)
 }
 
 // SetupFor is the Setup message that asks a server to serve the test s.
@@ -254,10 +264,14 @@ func SetupFor(s *spec.Spec) proto.Setup {
 	}
 	m.Sources = s.Sources()
 	m.TCPInfo, m.Knobs = readsTCP(s), setupKnobs(s)
+	if s.MPTCP() {
+		m.Protocol = spec.ProtocolMPTCP
+	}
 	if k := s.Workload; k.Bulk {
-		if k.ServerSends {
+		if k.ServerSending() {
 			m.SendSize, m.Bytes, m.Rate = s.SendSize, s.Bytes, s.Rate
-		} else {
+		}
+		if !k.ServerSends {
 			m.RecvSize = s.RecvSize
 		}
 	}
@@ -269,6 +283,10 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 	setup := SetupFor(&r.spec)
 	if r.beats {
 		setup.HeartbeatNs = int64(lv.period)
+	}
+	binds := unixBinds(&r.spec)
+	if r.tag != nil { // an authenticated session: what tells our UNIX domain data apart
+		setup.UnixSources = unixSources(&r.spec, binds)
 	}
 	setup.TCPInfo = setup.TCPInfo && !r.noTCP
 	if err := r.pc.Send(proto.TypeSetup, setup, ControlTimeout); err != nil {
@@ -286,7 +304,7 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		return nil, setupError(err)
 	}
 	lv.beats = r.beats // a server that took the Setup sends them
-	w, err := newWorker(&r.spec, r.ctrl.Addr(), r.ready.DataPort, r.tag)
+	w, err := newWorker(&r.spec, endpoint{host: r.ctrl.Addr(), port: r.ready.DataPort, name: r.ready.DataPath, binds: binds, tag: r.tag})
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +404,7 @@ func setupError(err error) error {
 		return refused
 	}
 	if errors.As(err, &re) {
-		for _, opt := range []string{"remote_cpu", "remote_send_buffer", "remote_recv_buffer"} {
+		for _, opt := range []string{"remote_cpu", "remote_send_buffer", "remote_recv_buffer", spec.OptProtocol} {
 			if msg, ok := strings.CutPrefix(re.Message, opt+": "); ok {
 				return spec.Bad(opt, "server: %s", msg)
 			}

@@ -64,6 +64,10 @@ func (c *cpuRun) end() {
 // throughput from the receiver's count, UDP loss, Fast Open, CPU
 // utilisation and service demand, and the notes that explain them.
 func (r *run) figures(res *result.Result, w *worker) {
+	if r.bidir[0] != nil {
+		r.figuresBidir(res, w)
+		return
+	}
 	res.Throughput = r.throughput(res)
 	if w.kind.Bulk && w.kind.Datagram {
 		r.udpFigures(res, w)

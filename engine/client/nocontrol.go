@@ -52,7 +52,7 @@ func runNoControl(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 // their threads, and picks the instant the measured interval begins; done
 // gives the threads back and closes the flows.
 func (r *run) openFlows(ctx context.Context, addr netip.Addr, port int) (w *worker, t0 time.Time, done func(), err error) {
-	w, err = newWorker(&r.spec, addr, port, nil)
+	w, err = newWorker(&r.spec, endpoint{host: addr, port: port})
 	if err != nil {
 		return nil, time.Time{}, nil, err
 	}

@@ -41,18 +41,37 @@ func localAddr(s *spec.Spec, i int, remote netip.Addr) (netip.AddrPort, error) {
 	return netip.AddrPortFrom(ip, uint16(port)), nil
 }
 
+// endpoint is where a test's flows go and what they prove there.
+type endpoint struct {
+	host netip.Addr // the server's data address (tests over IP)
+	port int        // its data port; a flow of s.DataPorts has its own
+	// name is the server's UNIX domain socket (tests over UNIX domain
+	// sockets), and binds the names the flows' datagram sockets bind, one
+	// per flow (unix.go).
+	name  string
+	binds []string
+	tag   []byte // an authenticated session's data tag; nil for an open server
+}
+
 // newWorker opens every flow's data socket (outside the measured interval)
-// toward host, flow i at s.DataPorts[i] or else at port, and parks the
+// toward ep, flow i at s.DataPorts[i] or else at ep.port, and parks the
 // threads that will run the loops once startAt is called. If one flow
 // cannot be set up, nothing is left behind: the sockets opened so far are
 // closed and the parked threads end, and the error names the flow.
-func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, error) {
+func newWorker(s *spec.Spec, ep endpoint) (*worker, error) {
 	n := s.FlowCount()
 	w := &worker{kind: s.Workload, cpu: s.CPU, begin: make(chan struct{}), done: make(chan struct{}),
-		fine: s.Rate > 0 || n > 1, tcp: readsTCP(s) && !s.Workload.PerTransaction}
+		fine: s.Rate > 0 || n > 1 || s.Workload.Bidir, tcp: readsTCP(s) && !s.Workload.PerTransaction,
+		mptcp: s.MPTCP() && !s.Workload.PerTransaction}
 	if n > 1 {
 		if err := workload.NeedFDs(n, fmt.Sprintf("%d flows", n)); err != nil {
 			return nil, &spec.OptionError{Option: "flows", Err: err}
+		}
+	}
+	if s.Workload.Unix {
+		var err error
+		if w.unixRemote, err = unixRemote(ep.name); err != nil {
+			return nil, err
 		}
 	}
 	fail := func(i int, err error) (*worker, error) {
@@ -63,17 +82,20 @@ func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, er
 		return nil, err
 	}
 	for i := 0; i < n; i++ {
-		dp := port
+		dp := ep.port
 		if len(s.DataPorts) > 0 {
 			dp = s.DataPorts[i]
 		}
-		data := netip.AddrPortFrom(host, uint16(dp))
-		local, err := localAddr(s, i, host)
+		data := netip.AddrPortFrom(ep.host, uint16(dp))
+		local, err := localAddr(s, i, ep.host)
 		if err != nil {
 			return fail(i, err)
 		}
 		f := &flow{index: i, fd: -1, dataPort: dp, ready: make(chan error, 1), done: make(chan struct{})}
-		if err := w.open(s, f, data, local, tag); err != nil {
+		if i < len(ep.binds) {
+			f.localName = ep.binds[i]
+		}
+		if err := w.open(s, f, data, local, ep.tag); err != nil {
 			if f.fd >= 0 {
 				sock.Close(f.fd)
 			}
@@ -82,15 +104,20 @@ func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, er
 		if f.fd >= 0 {
 			f.local = sock.LocalAddr(f.fd)
 			f.peer = sock.PeerAddr(f.fd)
+			if s.Workload.Unix {
+				f.localName, f.peerName = sock.LocalName(f.fd), sock.PeerName(f.fd)
+			}
 		}
 		w.flows = append(w.flows, f)
 		if s.Multiplexed() {
 			continue
 		}
-		f.running = true
-		go w.run(f)
-		if err := <-f.ready; err != nil {
-			return fail(i, &spec.OptionError{Option: "cpu", Err: err})
+		for _, g := range w.parts(f) {
+			g.running = true
+			go w.run(g)
+			if err := <-g.ready; err != nil {
+				return fail(i, &spec.OptionError{Option: "cpu", Err: err})
+			}
 		}
 	}
 	if s.Multiplexed() {
@@ -100,6 +127,26 @@ func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, er
 		}
 	}
 	return w, nil
+}
+
+// parts returns the flows that run flow f's loop: f, and for a loop of
+// several parts (a test both ways) a flow for each further part, on f's
+// socket, added to the worker after f.
+func (w *worker) parts(f *flow) []*flow {
+	p, ok := f.loop.(workload.Parted)
+	if !ok {
+		return []*flow{f}
+	}
+	loops := p.Parts()
+	f.loop = loops[0]
+	out := []*flow{f}
+	for j, l := range loops[1:] {
+		g := &flow{index: f.index, part: j + 1, fd: -1, loop: l, local: f.local, peer: f.peer, localName: f.localName,
+			peerName: f.peerName, dataPort: f.dataPort, ready: make(chan error, 1), done: make(chan struct{})}
+		w.flows = append(w.flows, g)
+		out = append(out, g)
+	}
+	return out
 }
 
 // loopOf is the shared state every flow's loop starts with.
@@ -122,12 +169,15 @@ func (w *worker) loopOf(s *spec.Spec) workload.Loop {
 func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort, tag []byte) error {
 	k := s.Workload
 	cf := &datapath.ClientFlow{Spec: s, Loop: w.loopOf(s), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
+	if k.Unix {
+		cf.Family, cf.Remote = unix.AF_UNIX, w.unixRemote
+	}
 	if k.PerTransaction {
 		if err := w.perTransaction(s, f, cf, data, local); err != nil {
 			return err
 		}
 	} else {
-		fd, err := w.connect(s, cf, local, tag)
+		fd, err := w.connect(s, f, cf, local, tag)
 		if err != nil {
 			return err
 		}
@@ -147,6 +197,18 @@ func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.Ad
 		}
 		cf.SendSize, cf.RecvSize = w.sendSize, w.recvSize
 	}
+	if k.Bidir {
+		// Each direction has its own size: the client's sends and its
+		// receives.
+		w.sendSize, w.recvSize = s.SendSize, s.RecvSize
+		if w.sendSize == 0 {
+			w.sendSize = spec.DefaultSendSize(k, w.granted.Send)
+		}
+		if w.recvSize == 0 {
+			w.recvSize = spec.DefaultRecvSize(k, w.granted.Recv)
+		}
+		cf.SendSize, cf.RecvSize = w.sendSize, w.recvSize
+	}
 	if s.Multiplexed() {
 		f.m = &mux.Flow{FD: cf.FD, Local: cf.Local, Remote: cf.Remote, Walk: cf.Walk, Hist: cf.Loop.Hist}
 		return nil
@@ -161,18 +223,25 @@ func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.Ad
 
 // connect makes a flow's one data socket: a TCP connection (which, in an
 // authenticated session, sends its tag first), or a connected UDP socket.
-func (w *worker) connect(s *spec.Spec, cf *datapath.ClientFlow, local netip.AddrPort, tag []byte) (int, error) {
+func (w *worker) connect(s *spec.Spec, f *flow, cf *datapath.ClientFlow, local netip.AddrPort, tag []byte) (int, error) {
 	typ := unix.SOCK_STREAM
 	if s.Workload.Datagram {
 		typ = unix.SOCK_DGRAM
 	}
-	fd, err := sock.Open(cf.Family, typ, sock.Options{NoDelay: s.NoDelay, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}, local)
+	fd, err := sock.Open(cf.Family, typ, sock.Options{NoDelay: s.NoDelay, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer,
+		MPTCP: s.MPTCP()}, local)
 	if err != nil {
-		return -1, localErr(err, s)
+		return -1, protocolErr(localErr(err, s))
 	}
 	if err := applyKnobs(s, fd, cf.Family); err != nil {
 		sock.Close(fd)
 		return -1, err
+	}
+	if s.Workload.Unix {
+		if err := bindUnix(fd, f.localName); err != nil {
+			sock.Close(fd)
+			return -1, err
+		}
 	}
 	if typ == unix.SOCK_DGRAM {
 		if en := sock.Connect(fd, cf.Remote); en != 0 {
@@ -210,9 +279,10 @@ func (w *worker) perTransaction(s *spec.Spec, f *flow, cf *datapath.ClientFlow, 
 	if local.IsValid() {
 		probeLocal = netip.AddrPortFrom(local.Addr(), 0)
 	}
-	fd, err := sock.Open(cf.Family, unix.SOCK_STREAM, sock.Options{ReuseAddr: true, SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer}, probeLocal)
+	fd, err := sock.Open(cf.Family, unix.SOCK_STREAM, sock.Options{ReuseAddr: !s.Workload.Unix, SendBuffer: s.SendBuffer,
+		RecvBuffer: s.RecvBuffer, MPTCP: s.MPTCP()}, probeLocal)
 	if err != nil {
-		return localErr(err, s)
+		return protocolErr(localErr(err, s))
 	}
 	w.granted = sock.Granted(fd)
 	err = applyKnobs(s, fd, cf.Family) // refused now, not once per connection
@@ -248,7 +318,7 @@ func (w *worker) prepareMux(s *spec.Spec) error {
 	}
 	cfg := &mux.Config{Request: s.Request, Response: s.Response, Burst: s.Burst,
 		Limits: workload.Limits{Duration: s.Duration, Transactions: s.Transactions}, Stop: &w.stop,
-		Threads: muxThreads(len(w.flows)), Remote: w.mflows[0].Remote, NoDelay: s.NoDelay,
+		Threads: muxThreads(len(w.flows)), Remote: w.mflows[0].Remote, Proto: datapath.Proto(s), NoDelay: s.NoDelay,
 		SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer, CPU: s.CPU, Knobs: &s.Knobs}
 	var err error
 	w.mux, err = datapath.Of(s.Workload).Mux(w.mflows, cfg)

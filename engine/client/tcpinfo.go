@@ -28,7 +28,7 @@ func applyKnobs(s *spec.Spec, fd, family int) error {
 // test with a connection per flow, and tcp_crr with tcp_info=True.
 func readsTCP(s *spec.Spec) bool {
 	k := s.Workload
-	return !k.Datagram && (!k.PerTransaction || s.Knobs.TCPInfo)
+	return !k.Datagram && !k.Unix && (!k.PerTransaction || s.Knobs.TCPInfo)
 }
 
 // addTCP puts the client's TCP_INFO figures into each flow and, summed,
@@ -51,6 +51,7 @@ func (r *run) addTCP(res *result.Result, w *worker) {
 // beginTCP takes the start-of-interval TCP_INFO readings of the flows
 // that keep one connection (outside their loops).
 func (w *worker) beginTCP(f *flow) {
+	w.beginMPTCP(f)
 	if !w.tcp || f.fd < 0 {
 		return
 	}
@@ -117,6 +118,7 @@ func (w *worker) endTCP(f *flow) {
 	if w.tcp && f.fd >= 0 {
 		f.tcp.End(f.fd, &f.counts().TCP)
 	}
+	w.endMPTCP(f)
 }
 
 // errTCPInfoRefused is do's answer when the server refused the Setup
@@ -154,7 +156,7 @@ func (r *run) addRemoteTCP(res *result.Result, rr *proto.Results) {
 		if fl.Remote == nil || r.w == nil || i >= len(r.w.flows) {
 			continue
 		}
-		if c := byPeer[r.w.flows[i].local.String()]; c != nil {
+		if c := byPeer[r.w.flows[i].localKey()]; c != nil {
 			fl.Remote.TCP = result.TCPOf(c.TCP.Result())
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"netscript/engine/cpu"
 	"netscript/engine/hist"
 	"netscript/engine/mux"
+	"netscript/engine/result"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
@@ -43,7 +44,10 @@ type worker struct {
 	affinity   []int
 	threadTime time.Duration
 
-	tcp bool // the flows read TCP_INFO at the start and end of the interval (tcpinfo.go)
+	tcp   bool // the flows read TCP_INFO at the start and end of the interval (tcpinfo.go)
+	mptcp bool // the flows read their MPTCP subflows at the start and end of the interval (mptcp.go)
+
+	unixRemote *sock.Addr // the server's UNIX domain socket (unix.go)
 }
 
 // flow is one flow of a test: its socket and its loop, or its mux.Flow.
@@ -55,6 +59,12 @@ type flow struct {
 	local    netip.AddrPort
 	peer     netip.AddrPort
 	dataPort int
+	// localName and peerName are the names of a UNIX domain data
+	// socket and of the server's (local and peer have none).
+	localName, peerName string
+	// part is which part of its flow's loop the flow runs (a test both
+	// ways: 0 sends, on the flow's socket; 1 receives, with fd -1).
+	part int
 
 	ready      chan error
 	done       chan struct{}
@@ -63,8 +73,10 @@ type flow struct {
 	threadTime time.Duration
 	// final is the data socket's buffers once the loop ended (zero for a
 	// connection per transaction), read by the flow's thread.
-	final sock.Buffers
-	tcp   sock.TCPSpan // TCP_INFO at the start of the interval
+	final  sock.Buffers
+	tcp    sock.TCPSpan      // TCP_INFO at the start of the interval
+	mp     *mptcpSpan        // the MPTCP subflows at the start of the interval (mptcp.go)
+	mpConn *result.MPTCPConn // and what the end made of them
 	// retrBase is tcpi_total_retrans at the start, with bit 32 set once
 	// read, for the progress watcher (tcpinfo.go).
 	retrBase atomic.Uint64
@@ -288,5 +300,17 @@ func (w *worker) close() {
 			unix.Close(f.fd)
 			f.fd = -1
 		}
+		if c, ok := f.loop.(interface{ Close() }); ok {
+			c.Close() // what a loop holds beyond its socket: tcp_sendfile's file
+		}
 	}
+}
+
+// localKey is how the server names the flow's connection in Results: its
+// address and port, or its UNIX domain name.
+func (f *flow) localKey() string {
+	if f.localName != "" {
+		return f.localName
+	}
+	return f.local.String()
 }

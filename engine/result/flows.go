@@ -44,6 +44,8 @@ type Flow struct {
 	Censored *Censored `json:"censored"` // RR tests: this flow's transactions discarded at the end; nil for streams
 	// TCP is the client's TCP_INFO figures of this flow's connection(s).
 	TCP *TCP `json:"tcp"`
+	// MPTCP is this flow's connection's subflows, with protocol="mptcp".
+	MPTCP *MPTCP `json:"mptcp"`
 	// Interim is this flow's own interim samples, with interval: what the
 	// test's Interim holds, from this flow's counts alone and at the
 	// instants it took them (one flow's are the test's). Over sample k the

@@ -105,6 +105,17 @@ type Result struct {
 	// ZeroCopy is what MSG_ZEROCOPY did, summed over the flows, with
 	// zerocopy=True; else None.
 	ZeroCopy *ZeroCopy `json:"zerocopy"`
+	// MPTCP is what the client's kernel made of the test's connections
+	// with protocol="mptcp": their subflows and each subflow's TCP_INFO
+	// (mptcp.go); None otherwise, and for a connection per transaction.
+	MPTCP *MPTCP `json:"mptcp"`
+
+	// Tx and Rx are a test both ways (tcp_bidir) taken apart: the data
+	// the client sent, as tcp_stream reports it, and the data it
+	// received, as tcp_maerts does (bidir.go); the fields above are their
+	// sum. None for other tests.
+	Tx *Result `json:"tx"`
+	Rx *Result `json:"rx"`
 }
 
 // Latency is the distribution of transaction times, in microseconds.
@@ -198,6 +209,14 @@ type Config struct {
 	Cork          bool   `json:"cork"`
 	QuickAck      bool   `json:"quickack"`
 	TCPInfo       bool   `json:"tcp_info"`
+
+	// Connections is tcp_bidir's connections per flow (1: both ways on
+	// one, 2: one per direction; 0 for other tests); Protocol the TCP
+	// tests' protocol ("tcp" or "mptcp"; "" for the others); File the file
+	// tcp_sendfile sent ("" a temporary one, and for other tests).
+	Connections int    `json:"connections"`
+	Protocol    string `json:"protocol"`
+	File        string `json:"file"`
 }
 
 // Sample is one interim result: the throughput over the interval that

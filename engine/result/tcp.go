@@ -254,9 +254,11 @@ func (z *ZeroCopy) Add(o ZeroCopy) {
 // counts into out, as Aggregate merges their counts.
 func aggregateTCP(out *Result, rs []*Result) {
 	var local, remote []*TCP
+	var mp []*MPTCP
 	var zc *ZeroCopy
 	for _, r := range rs {
 		local = append(local, r.TCP)
+		mp = append(mp, r.MPTCP)
 		if r.Remote != nil {
 			remote = append(remote, r.Remote.TCP)
 		}
@@ -267,7 +269,7 @@ func aggregateTCP(out *Result, rs []*Result) {
 			zc.Add(*z)
 		}
 	}
-	out.TCP, out.ZeroCopy = MergeTCP(local...), zc
+	out.TCP, out.ZeroCopy, out.MPTCP = MergeTCP(local...), zc, MergeMPTCP(mp...)
 	if out.Remote != nil {
 		out.Remote.TCP = MergeTCP(remote...)
 	}

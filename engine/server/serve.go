@@ -45,6 +45,8 @@ func (t *test) threadCount() int {
 		return len(t.eps)
 	case t.multiplexed():
 		return len(t.eps) + muxThreads(t.flows)
+	case t.w.Bidir: // a thread each way per connection
+		return 2 * t.flows
 	}
 	return t.flows
 }
@@ -151,7 +153,7 @@ func (t *test) params() *datapath.ServerParams {
 	return &datapath.ServerParams{FD: -1, Request: m.Request, Response: m.Response, Burst: m.Burst, SendSize: t.sendSize,
 		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped,
 		EndOnEmpty: t.netperf, Transactions: t.npCount(), TCPInfo: m.TCPInfo, QuickAck: t.knobs.QuickAck,
-		ZeroCopy: t.knobs.ZeroCopy}
+		ZeroCopy: t.knobs.ZeroCopy, CPU: m.CPU}
 }
 
 // npCount is the count of transactions that ends a netperf test served
@@ -187,18 +189,20 @@ func (t *test) acceptAndServe(ep *endpoint, wg *sync.WaitGroup, left *sync.WaitG
 			}
 			return
 		}
-		ap := peer.AddrPort()
+		ap, key := peer.AddrPort(), peer.String()
 		if k == ep.flows-1 {
-			t.serveConn(fd, ap, left.Done)
+			t.serveConn(fd, ap, key, left.Done)
 			return
 		}
-		wg.Go(func() { t.thread(func() { t.serveConn(fd, ap, left.Done) }) })
+		wg.Go(func() { t.thread(func() { t.serveConn(fd, ap, key, left.Done) }) })
 	}
 }
 
 // serveConn runs the loop of one connection of a workload served per
 // connection on fd, and closes it; ready is called just before the loop.
-func (t *test) serveConn(fd int, peer netip.AddrPort, ready func()) {
+// key names the peer in Results: its address and port, or a UNIX domain
+// peer's name.
+func (t *test) serveConn(fd int, peer netip.AddrPort, key string, ready func()) {
 	defer sock.Close(fd)
 	p := t.params()
 	p.FD = fd
@@ -220,7 +224,12 @@ func (t *test) serveConn(fd int, peer netip.AddrPort, ready func()) {
 	c.TCP = tcp.TCP
 	c.Accepts = 1
 	c.Peers.Add(peer.Addr())
-	t.addConn(peer.String(), &c, err)
+	t.addConn(key, &c, err)
+	if o.Threads > 0 {
+		t.mu.Lock()
+		t.threadTime += o.Threads
+		t.mu.Unlock()
+	}
 }
 
 // serveMux accepts every flow's connection, then serves them all on a few
@@ -229,6 +238,7 @@ func (t *test) serveMux() {
 	var mu sync.Mutex
 	var conns []*mux.Conn
 	var peers []netip.AddrPort
+	var keys []string
 	var wg sync.WaitGroup
 	for _, ep := range t.eps {
 		wg.Go(func() {
@@ -243,6 +253,7 @@ func (t *test) serveMux() {
 				mu.Lock()
 				conns = append(conns, &mux.Conn{FD: fd})
 				peers = append(peers, peer.AddrPort())
+				keys = append(keys, peer.String())
 				mu.Unlock()
 			}
 		})
@@ -270,7 +281,7 @@ func (t *test) serveMux() {
 	for i, c := range conns {
 		c.Counts.Accepts = 1
 		c.Counts.Peers.Add(peers[i].Addr())
-		t.addConn(peers[i].String(), &c.Counts, c.Err)
+		t.addConn(keys[i], &c.Counts, c.Err)
 	}
 	t.mu.Lock()
 	t.threadTime += st.CPUTime

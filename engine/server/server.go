@@ -73,6 +73,10 @@ type Config struct {
 	// LogPrefix begins every line the server logs (the daemon's name:
 	// "netscript serve: ").
 	LogPrefix string
+	// UnixDir, if set, is where the server makes a directory of its own
+	// for the sockets of tests over UNIX domain sockets (removed when it
+	// closes); "": they have abstract names, which no file holds.
+	UnixDir string
 }
 
 // Server serves tests on any number of listeners.
@@ -95,6 +99,8 @@ type Server struct {
 	closed    bool
 
 	np netperfStats // what the netperf listeners counted (netperf.go)
+
+	unixNames *unixNames // the names of UNIX domain endpoints (unix.go)
 }
 
 // New returns a server that is not yet listening.
@@ -133,7 +139,7 @@ func New(cfg Config) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{cfg: cfg, lim: lim, admit: limits.NewAdmission(lim), perAddr: map[netip.Addr]int{},
 		log: log.New(gate, cfg.LogPrefix, log.LstdFlags),
-		ctx: ctx, cancel: cancel}
+		ctx: ctx, cancel: cancel, unixNames: &unixNames{parent: cfg.UnixDir}}
 }
 
 // Limits returns the bounds the server applies.
@@ -288,5 +294,6 @@ func (s *Server) Close() error {
 		st.close()
 	}
 	s.sessions.Wait()
+	s.unixNames.close()
 	return nil
 }

@@ -109,13 +109,14 @@ func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {
 		return
 	}
 	defer t.close()
-	ready := proto.Ready{DataPort: t.port, Buffers: t.buffers, Server: s.info(), TCPFastOpen: sysinfo.FastOpen()}
+	ready := proto.Ready{DataPort: t.port, Buffers: t.buffers, Server: s.info(), TCPFastOpen: sysinfo.FastOpen(), DataPath: t.eps[0].name}
 	if w.Bulk {
 		// The sizes this end uses: the sender's send size or the
-		// receiver's receive size.
-		if w.ServerSends {
+		// receiver's receive size (both, for a test both ways).
+		if w.ServerSending() {
 			ready.SendSize = t.sendSize
-		} else {
+		}
+		if !w.ServerSends {
 			ready.RecvSize = t.recvSize
 		}
 	}
@@ -405,8 +406,12 @@ func checkOther(w *spec.Workload, m *proto.Setup) error {
 		return fmt.Errorf("rate %v out of range 0-%g", m.Rate, spec.MaxRate)
 	case m.FastOpen && !w.Accepts(spec.OptFastOpen):
 		return fmt.Errorf("fastopen does not apply to %s", w)
-	case m.Bytes > 0 && !w.ServerSends:
+	case m.Bytes > 0 && !w.ServerSending():
 		return fmt.Errorf("a byte count applies to the server only when it sends, not in %s", w)
+	case m.Protocol != "" && (m.Protocol != spec.ProtocolMPTCP || !w.Accepts(spec.OptProtocol)):
+		return fmt.Errorf("protocol %s does not apply to %s", clip(m.Protocol), w)
+	case len(m.UnixSources) > 0 && !w.Unix:
+		return fmt.Errorf("unix sources do not apply to %s", w)
 	case !w.Messages && (m.Request != 0 || m.Response != 0):
 		return fmt.Errorf("%s carries no request or response", w)
 	}

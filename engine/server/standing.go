@@ -53,6 +53,13 @@ func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
 	if w == nil {
 		return netip.AddrPort{}, errors.New("data endpoint: no workload")
 	}
+	if w.Unix || w.Bidir {
+		why := errUnixStanding
+		if w.Bidir {
+			why = errors.New("a test both ways has no standing endpoint: only a control connection can tell its server how to send")
+		}
+		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: %w", w.Name, why)
+	}
 	if w.Messages {
 		if cfg.Request == 0 {
 			cfg.Request = 1

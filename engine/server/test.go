@@ -67,12 +67,15 @@ type test struct {
 	npBufs    proto.Buffers // a netperf test's connection's buffers at its end (under mu)
 
 	knobs sock.Knobs // the socket knobs of Setup (tcpinfo.go)
+
+	unixNames *unixNames // where a test over UNIX domain sockets makes its endpoints (unix.go)
 }
 
 // endpoint is one data port of a test and how many flows come to it.
 type endpoint struct {
 	fd    int
 	port  int
+	name  string // a UNIX domain endpoint's name (unix.go)
 	flows int
 	tags  tagCheck // an authenticated session's connections still proving their tag
 }
@@ -85,7 +88,7 @@ func (s *Server) newTest(w *spec.Workload, m *proto.Setup, local netip.Addr, gd 
 		return nil, err
 	}
 	t := &test{w: w, setup: m, eps: eps, flows: flows, done: make(chan struct{}), accepted: make(chan struct{}),
-		threads: s.cfg.Threads, check: s.connRate(w)}
+		threads: s.cfg.Threads, check: s.connRate(w), unixNames: s.unixNames}
 	if t.knobs, err = knobsOf(w, m); err != nil {
 		return nil, err
 	}
@@ -161,7 +164,7 @@ func (t *test) guard(g guard) error {
 		addrs = append(addrs, a)
 	}
 	t.allowed = workload.NewAllow(addrs)
-	return nil
+	return t.allowUnix(t.setup.UnixSources)
 }
 
 // plan checks the flows of a Setup and lays out its endpoints: one per
@@ -202,6 +205,9 @@ func (s *Server) plan(w *spec.Workload, m *proto.Setup) ([]*endpoint, int, error
 
 // open makes one data endpoint: a listener (TCP) or a socket (UDP).
 func (t *test) open(ep *endpoint, local netip.Addr) error {
+	if t.w.Unix {
+		return t.openUnix(ep, t.unixNames)
+	}
 	m := t.setup
 	family := unix.AF_INET
 	if local.Is6() {
@@ -216,10 +222,16 @@ func (t *test) open(ep *endpoint, local netip.Addr) error {
 			return fmt.Errorf("flows: the server's process: %w", err)
 		}
 	}
-	opts := sock.Options{NoDelay: m.NoDelay, SendBuffer: m.SendBuffer, RecvBuffer: m.RecvBuffer, ReuseAddr: true}
+	opts := sock.Options{NoDelay: m.NoDelay, SendBuffer: m.SendBuffer, RecvBuffer: m.RecvBuffer, ReuseAddr: true,
+		MPTCP: m.Protocol == spec.ProtocolMPTCP}
 	bindTo := netip.AddrPortFrom(local, uint16(ep.port))
 	fd, err := sock.Open(family, typ, opts, bindTo)
 	if err != nil {
+		var me *sock.MPTCPError
+		if errors.As(err, &me) {
+			me.End = "server"
+			return &spec.OptionError{Option: spec.OptProtocol, Err: me}
+		}
 		return fmt.Errorf("data endpoint: %w", err)
 	}
 	if err := t.applyKnobs(fd, family); err != nil {
@@ -253,6 +265,8 @@ func (t *test) closeEndpoints() {
 			sock.Close(ep.fd)
 			ep.fd = -1
 		}
+		removeUnix(ep.name)
+		ep.name = ""
 	}
 }
 
