@@ -182,7 +182,7 @@ func (t *test) serveEndpoint(ep *endpoint, check func() error) {
 func (t *test) acceptAndServe(ep *endpoint, wg *sync.WaitGroup, left *sync.WaitGroup) {
 	var peer sock.Addr
 	for k := 0; k < ep.flows; k++ {
-		fd := t.accept(ep, &peer)
+		fd := t.unixTick(t.accept(ep, &peer))
 		if fd < 0 {
 			for ; k < ep.flows; k++ {
 				left.Done()
@@ -246,7 +246,7 @@ func (t *test) serveMux() {
 			defer runtime.UnlockOSThread()
 			var peer sock.Addr
 			for k := 0; k < ep.flows; k++ {
-				fd := t.accept(ep, &peer)
+				fd := t.unixTick(t.accept(ep, &peer))
 				if fd < 0 {
 					return
 				}

@@ -163,3 +163,15 @@ func (t *test) allowUnix(sources []string) error {
 // errUnixStanding refuses a standing endpoint of a test over UNIX domain
 // sockets.
 var errUnixStanding = errors.New("a test over UNIX domain sockets has no standing endpoint: its server names its socket at set-up, over a control connection")
+
+// unixTick gives a connection accepted on a UNIX domain listener the
+// data path's socket timeouts (sock.Tick): unlike a TCP connection it does
+// not inherit them from its listener. It returns fd (-1 stays -1).
+func (t *test) unixTick(fd int) int {
+	if fd >= 0 && t.w.Unix {
+		if err := sock.SetTick(fd, sock.Tick); err != nil {
+			t.fail(err)
+		}
+	}
+	return fd
+}

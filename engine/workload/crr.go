@@ -340,6 +340,9 @@ type CRRServer struct {
 	TCPInfo bool
 	tcp     tcpNote
 	started time.Time
+	// connTick: a UNIX domain listener's connections without a Ticker
+	// on the thread get socket timeouts of their own.
+	connTick bool
 }
 
 // Prepare allocates the loop's buffers.
@@ -357,6 +360,17 @@ func (s *CRRServer) Run() {
 		s.started = time.Now()
 		defer func() { s.Counts.TCP.SpanNs = uint64(time.Since(s.started)) }()
 	}
+	// A connection accepted on a UNIX domain listener does not inherit
+	// its timeouts, as a TCP one does: a Ticker interrupts the thread's
+	// calls instead (or each connection gets them, where it cannot run).
+	if sa, err := unix.Getsockname(s.LFD); err == nil {
+		if _, ok := sa.(*unix.SockaddrUnix); ok {
+			tk, err := sock.StartTicker(sock.Tick)
+			if s.connTick = err != nil; !s.connTick {
+				defer tk.Stop()
+			}
+		}
+	}
 	for !s.Stop.Load() {
 		fd, en := sock.Accept(s.LFD, &s.peer)
 		if en != 0 {
@@ -372,6 +386,9 @@ func (s *CRRServer) Run() {
 				return
 			}
 			continue
+		}
+		if s.connTick {
+			sock.SetTickRaw(fd, sock.Tick)
 		}
 		s.peer.Received()
 		if !s.Allowed.Conn(fd, &s.peer) {
