@@ -225,6 +225,14 @@ func (t *test) open(ep *endpoint, local netip.Addr) error {
 	opts := sock.Options{NoDelay: m.NoDelay, SendBuffer: m.SendBuffer, RecvBuffer: m.RecvBuffer, ReuseAddr: true,
 		MPTCP: m.Protocol == spec.ProtocolMPTCP}
 	bindTo := netip.AddrPortFrom(local, uint16(ep.port))
+	if opts.MPTCP {
+		// The subflows an MPTCP connection adds join at the server's
+		// other addresses (those its path manager announces): the
+		// listener takes connections on every address, as MPTCP servers
+		// do. What comes in is still the session's alone (the tag of an
+		// authenticated session; a join needs the connection's key).
+		bindTo = netip.AddrPortFrom(unspecified(local), uint16(ep.port))
+	}
 	fd, err := sock.Open(family, typ, opts, bindTo)
 	if err != nil {
 		var me *sock.MPTCPError
@@ -398,4 +406,12 @@ func (s *Server) info() proto.ServerInfo {
 	}
 	env := sysinfo.Collect(s.cfg.Version, s.cfg.Commit)
 	return proto.ServerInfo{Version: s.cfg.Version, Kernel: kernel, Env: &env}
+}
+
+// unspecified is the any-address of a's family.
+func unspecified(a netip.Addr) netip.Addr {
+	if a.Is4() {
+		return netip.IPv4Unspecified()
+	}
+	return netip.IPv6Unspecified()
 }
