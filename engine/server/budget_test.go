@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"netscript/engine/auth"
 	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/server"
@@ -24,13 +23,14 @@ func openSession(t *testing.T, ap netip.AddrPort, setup proto.Setup) (*proto.Con
 	return pc, ready, err
 }
 
-// dataConns opens n connections to the test's data port.
-func dataConns(t *testing.T, ap netip.AddrPort, ready proto.Ready, n int) []net.Conn {
+// dataConns opens n connections to the test's data port, each greeted
+// with the session's key.
+func dataConns(t *testing.T, ap netip.AddrPort, pc *proto.Conn, ready proto.Ready, n int) []net.Conn {
 	t.Helper()
 	data := netip.AddrPortFrom(ap.Addr(), uint16(ready.DataPort)).String()
 	var cs []net.Conn
 	for range n {
-		cs = append(cs, dialFrom(t, "tcp", ap.Addr().String(), data))
+		cs = append(cs, greeted(t, ap.Addr().String(), data, keyOf(pc)))
 	}
 	return cs
 }
@@ -65,7 +65,7 @@ func TestThreadBudget(t *testing.T) {
 	if err != nil {
 		t.Fatalf("once the budget is back: %v", err)
 	}
-	cs := dataConns(t, ap, ready, 2)
+	cs := dataConns(t, ap, b, ready, 2)
 	finishOpen(t, b, func() {
 		for _, c := range cs {
 			oneTransaction(t, c)
@@ -102,13 +102,13 @@ func TestFlowsThatNeverArrive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dataConns(t, ap, ready, 2)
+	dataConns(t, ap, pc, ready, 2)
 	if err := pc.Send(proto.TypeStart, proto.Start{}, time.Second); err != nil {
 		t.Fatal(err)
 	}
 	err = pc.Expect(proto.TypeStarted, &proto.Started{}, 10*time.Second)
 	var re *proto.RemoteError
-	if !errors.As(err, &re) || !strings.Contains(re.Message, "flows: 2 of the test's 3 data connections arrived in time") {
+	if !errors.As(err, &re) || !strings.Contains(re.Message, "flows: 2 of the test's 3 data connections arrived and proved the session's tag in time") {
 		t.Fatalf("Start with 2 of 3 flows: %v", err)
 	}
 	settles(t, srv, server.Load{})
@@ -117,7 +117,7 @@ func TestFlowsThatNeverArrive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dataConns(t, ap, ready, 3) // all there, but no Start
+	dataConns(t, ap, pc, ready, 3) // all there, but no Start
 	err = pc.Expect(proto.TypeStarted, &proto.Started{}, 15*time.Second)
 	if !errors.As(err, &re) || !strings.Contains(re.Message, "waiting for Start: 3 of 3 flows' data connections in, then nothing for 1s") {
 		t.Fatalf("no Start: %v", err)
@@ -136,7 +136,7 @@ func TestFlowsThatNeverArrive(t *testing.T) {
 	}
 	for range 3 {
 		time.Sleep(300 * time.Millisecond)
-		dataConns(t, ap, ready, 1)
+		dataConns(t, ap, pc, ready, 1)
 	}
 	time.Sleep(300 * time.Millisecond)
 	finish(t, pc, func() {})
@@ -155,8 +155,7 @@ func TestStrangersDoNotStallATest(t *testing.T) {
 	for range 20 {
 		dialFrom(t, "tcp", "127.0.0.2", data)
 	}
-	good := dialFrom(t, "tcp", "127.0.0.1", data)
-	good.Write(auth.DataTag(key, 0))
+	good := greeted(t, "127.0.0.1", data, key)
 	t0 := time.Now()
 	res := finish(t, pc, func() {
 		// Serial checks took 20 tag waits before the good connection.
@@ -258,10 +257,11 @@ func TestClientStringsAreClipped(t *testing.T) {
 func TestOutOfOrderAfterReady(t *testing.T) {
 	srv, ap, _ := daemon(t, server.Config{})
 	for _, typ := range []proto.Type{proto.TypeStop, proto.TypeSetup, proto.TypeResults} {
-		pc, _, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
+		pc, ready, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
 		if err != nil {
 			t.Fatal(err)
 		}
+		dataConns(t, ap, pc, ready, 1)[0].Close() // the flow's consent
 		if err := pc.Send(typ, struct{}{}, time.Second); err != nil {
 			t.Fatal(err)
 		}
@@ -272,10 +272,11 @@ func TestOutOfOrderAfterReady(t *testing.T) {
 		}
 	}
 	// And during the test.
-	pc, _, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
+	pc, ready, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	dataConns(t, ap, pc, ready, 1)[0].Close()
 	if err := pc.Send(proto.TypeStart, proto.Start{}, time.Second); err != nil {
 		t.Fatal(err)
 	}

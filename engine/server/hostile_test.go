@@ -115,19 +115,55 @@ func TestHostilePeersAgainstATokenServer(t *testing.T) {
 	for i := range garbage {
 		garbage[i] = byte(rng.Uint32())
 	}
-	n, _ := auth.Nonce()
+	// A real client's Hello and its answer, recorded, to replay.
+	hello := func(tok auth.Token) []byte {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		go func() {
+			c, err := net.Dial("tcp", l.Addr().String())
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			pc := proto.NewConn(c)
+			if pc.Handshake(5*time.Second, false) == nil {
+				pc.Authenticate(auth.NewSecret(tok), false, 5*time.Second)
+			}
+		}()
+		c, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.Write(pre)
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := io.ReadFull(c, make([]byte, proto.PreambleSize)); err != nil {
+			t.Fatal(err)
+		}
+		typ, p, err := proto.ReadFrame(c, 4096)
+		if err != nil || typ != proto.TypeHello {
+			t.Fatalf("a recorded Hello: %s %v", typ, err)
+		}
+		return append([]byte{0, 0, 0, byte(len(p) + 1), byte(typ)}, p...)
+	}
+	setup := frame(nil, proto.TypeSetup, proto.Setup{Test: "TCP_RR", Request: 1, Response: 1})
 	inputs := map[string][]byte{
-		"random bytes":            garbage,
-		"random after preamble":   append(pre, garbage...),
-		"4 GiB length":            append(pre, 0xff, 0xff, 0xff, 0xff, byte(proto.TypeAuth)),
-		"wrong version":           proto.AppendPreamble(nil, 2),
-		"unknown message":         append(pre, 0, 0, 0, 3, 99, '{', '}'),
-		"truncated frame":         append(pre, 0, 0, 1, 0, byte(proto.TypeAuth), '{'),
-		"truncated preamble":      pre[:5],
-		"setup without the token": frame(pre, proto.TypeSetup, proto.Setup{Test: "TCP_RR", Request: 1, Response: 1}),
-		"wrong proof":             frame(pre, proto.TypeAuth, proto.Auth{Nonce: n, MAC: n}),
-		"short nonce":             frame(pre, proto.TypeAuth, proto.Auth{Nonce: n[:3], MAC: n}),
-		"not base64":              append(append(pre, 0, 0, 0, 16, byte(proto.TypeAuth)), `{"nonce":"!!!"}`...),
+		"random bytes":                            garbage,
+		"random after preamble":                   append(pre, garbage...),
+		"4 GiB length":                            append(pre, 0xff, 0xff, 0xff, 0xff, byte(proto.TypeHello)),
+		"wrong version":                           proto.AppendPreamble(nil, 2),
+		"version 3's challenge":                   append(proto.AppendPreamble(nil, 3), 0, 0, 0, 3, 17, '{', '}'),
+		"unknown message":                         append(pre, 0, 0, 0, 3, 99, '{', '}'),
+		"truncated frame":                         append(pre, 0, 0, 1, 0, byte(proto.TypeHello), 1),
+		"truncated preamble":                      pre[:5],
+		"setup without the token":                 append(append([]byte{}, pre...), setup...),
+		"hello without a token":                   append(pre, hello(nil)...),
+		"hello of another token":                  append(pre, hello(auth.Token("correct horse battery stapler"))...),
+		"replayed hello, then a request in clear": append(append(pre, hello(token)...), setup...),
+		"hello of mode 9":                         append(pre, 0, 0, 0, 34, byte(proto.TypeHello), 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32),
 	}
 	var wg sync.WaitGroup
 	for name, in := range inputs {

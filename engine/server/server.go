@@ -40,7 +40,8 @@ type Config struct {
 	// at once; limits.Default() if zero.
 	Limits limits.Limits
 	// Token, if set, is the secret every client must prove it holds before
-	// it may ask for anything (proto.Conn.Authenticate).
+	// it may ask for anything (proto.Conn.Authenticate). The server derives
+	// its auth.Secret once, in New.
 	Token auth.Token
 
 	// MaxFrame, if set, overrides Limits.MaxFrame.
@@ -59,11 +60,13 @@ type Config struct {
 	// OnNetperf, if set, is told what the server counted in each netperf
 	// test, just before netperf is sent the results (ListenNetperf).
 	OnNetperf func(NetperfReport)
-	// NetperfAnySource takes a netperf test's data connections from any
-	// address, as netserver does, instead of only from its control
-	// connection's address (and a UDP test's announced source). netperf
-	// -- -L on a client with several addresses needs it for TCP tests,
-	// whose requests do not say where their data will come from.
+	// NetperfAnySource takes a netperf TCP test's data connections from
+	// any address, as netserver does, instead of only from its control
+	// connection's address. netperf -- -L on a client with several
+	// addresses needs it for TCP tests, whose requests do not say where
+	// their data will come from. A UDP test's datagrams are taken from the
+	// control connection's address alone either way: its answers go where
+	// a datagram says it came from.
 	NetperfAnySource bool
 	// Explain, if set, words an error the server logs or sends to a client
 	// (an Error message): the daemon's front end adds its advice there,
@@ -77,16 +80,18 @@ type Config struct {
 
 // Server serves tests on any number of listeners.
 type Server struct {
-	cfg   Config
-	lim   limits.Limits
-	admit *limits.Admission
-	log   *log.Logger
+	cfg    Config
+	secret auth.Secret // of cfg.Token
+	lim    limits.Limits
+	admit  *limits.Admission
+	log    *log.Logger
 
-	pending atomic.Int64 // control connections not yet admitted to a test
-	perMu   sync.Mutex
-	perAddr map[netip.Addr]int // pending control connections by client address
-	ctx     context.Context
-	cancel  context.CancelFunc
+	pending   atomic.Int64 // control connections not yet admitted to a test
+	lingering atomic.Int64 // refused ones still being read before they close (busy)
+	perMu     sync.Mutex
+	perAddr   map[netip.Addr]int // pending control connections by client address
+	ctx       context.Context
+	cancel    context.CancelFunc
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -131,7 +136,7 @@ func New(cfg Config) *Server {
 	gate := newFloodGate(cfg.Log)
 	gate.prefix = cfg.LogPrefix
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{cfg: cfg, lim: lim, admit: limits.NewAdmission(lim), perAddr: map[netip.Addr]int{},
+	return &Server{cfg: cfg, secret: auth.NewSecret(cfg.Token), lim: lim, admit: limits.NewAdmission(lim), perAddr: map[netip.Addr]int{},
 		log: log.New(gate, cfg.LogPrefix, log.LstdFlags),
 		ctx: ctx, cancel: cancel}
 }
@@ -260,14 +265,37 @@ func (s *Server) givePending(addr netip.Addr) {
 
 // busy refuses a control connection because too many are in their
 // handshake: the preamble and an Error, written into the new socket's empty
-// buffer without waiting, then close.
+// buffer without waiting, then the end of what the server sends. The
+// client sends its preamble and Hello meanwhile; a close with them unread
+// would reset the connection, and with it the Error, so the connection
+// reads and drops a little of them (at most busyLinger, and only
+// maxLingering at once) before it closes.
 func (s *Server) busy(c net.Conn, why string) {
 	b := proto.AppendPreamble(nil, proto.Version)
 	b, _ = proto.AppendFrame(b, proto.TypeError, proto.Error{Message: why})
 	c.SetWriteDeadline(time.Now().Add(10 * time.Millisecond))
 	c.Write(b)
-	c.Close()
+	tc, ok := c.(*net.TCPConn)
+	if !ok || s.lingering.Add(1) > maxLingering {
+		s.lingering.Add(-1)
+		c.Close()
+		return
+	}
+	tc.CloseWrite()
+	go func() {
+		defer s.lingering.Add(-1)
+		c.SetReadDeadline(time.Now().Add(busyLinger))
+		io.Copy(io.Discard, io.LimitReader(c, 4096))
+		c.Close()
+	}()
 }
+
+// How long, and how many at once, refused control connections are read
+// before they close (busy).
+const (
+	busyLinger   = time.Second
+	maxLingering = 64
+)
 
 // Close stops listening, ends every session and standing endpoint, and
 // waits for them.

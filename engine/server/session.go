@@ -46,7 +46,7 @@ func (s *Server) session(c net.Conn, clientAddr netip.Addr) {
 		s.log.Printf("%s: handshake: %v", peer, err)
 		return
 	}
-	key, err := pc.Authenticate(s.cfg.Token, true, left())
+	key, err := pc.Authenticate(s.secret, true, left())
 	if err != nil {
 		s.log.Printf("%s: %v", peer, err)
 		return
