@@ -52,12 +52,12 @@ func serve(args []string) int {
 		return code
 	}
 	if allow.bad != "" {
-		fmt.Fprintf(os.Stderr, "netscript serve: --allow-client=%s: want --allow-client (toward netscript daemons), --allow-client=any or --allow-client=false\n", allow.bad)
+		fmt.Fprintf(os.Stderr, "netscript serve: %s\n", allow.problem())
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
 		hint := ""
-		if a := fs.Arg(0); a == "any" || a == "netscript" {
+		if a := fs.Arg(0); a == "netscript" || a == "true" || a == "false" {
 			hint = fmt.Sprintf(" (a value of --allow-client goes after '=': --allow-client=%s)", a)
 		}
 		fmt.Fprintf(os.Stderr, "netscript serve: unexpected argument %q%s\n", fs.Arg(0), hint)
@@ -160,7 +160,7 @@ func serve(args []string) int {
 // serveUsage is `netscript serve -h`: what the daemon lets others do, then
 // its flags.
 func serveUsage(fs *flag.FlagSet) {
-	fmt.Fprintf(fs.Output(), `usage: netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--data ...] [--max-... bounds]
+	fmt.Fprintf(fs.Output(), `usage: netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client] [--data ...] [--max-... bounds]
 
 Serves the other end of tests (netperf's netserver) to anyone who can
 reach it, within the bounds below; with --token-file (or $%s)
@@ -168,10 +168,10 @@ only to clients that prove they hold the token.
 
 It runs the client side of tests for scripts (client=), making this machine
 send traffic for them, only with --allow-client: then only toward netscript
-daemons (each test completes the control handshake with its server before
-any data is sent) and only from this machine's own addresses (local=);
---allow-client=any also runs control=False tests, straight to any address
-and port. Without a token, whoever can reach the daemon may do all of this.
+daemons (each data port shows the test's tag before any data is sent to
+it) and only from this machine's own addresses (local=); never a test with
+no handshake (control=False, a netserver). Without a token, whoever can
+reach the daemon may do this.
 
 `, auth.EnvToken)
 	printServeFlags(fs)
