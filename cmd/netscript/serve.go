@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,6 +31,10 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 // serve runs the daemon until SIGINT or SIGTERM.
 func serve(args []string) int {
+	// The runtime's own limit, set here so that the ceiling of the thread
+	// budget (limits.ThreadCeiling, which --max-threads is checked
+	// against) is derived from the value in force.
+	debug.SetMaxThreads(limits.RuntimeThreads)
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var listen listFlag
 	fs.Var(&listen, "listen", fmt.Sprintf("control address to listen on, ADDR:PORT (repeatable; default :%d)", spec.DefaultControlPort))

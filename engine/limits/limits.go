@@ -33,7 +33,8 @@ type Limits struct {
 	// MaxThreads is the daemon's budget of data-path threads, charged when
 	// a test is admitted (its Setup) and returned when it ends; a test that
 	// does not fit is refused. Each thread pins its stack and at most a few
-	// MiB of buffers, so this bounds the daemon's memory too.
+	// MiB of buffers, so this bounds the daemon's memory too, and its OS
+	// threads (OSThreads). At most ThreadCeiling.
 	MaxThreads       int
 	HandshakeTimeout time.Duration // bound on each step before a test starts
 	DataPorts        PortRange     // data ports a client may ask for by number
@@ -60,10 +61,44 @@ func Default() Limits {
 }
 
 // DefaultMaxThreads is the thread budget of a daemon on this machine: 64
-// per CPU, at least 128. A test of many flows is served on a few epoll
-// threads, so this fits every test a lab runs at once, and stays far from
-// the runtime's limit of 10,000 threads.
-func DefaultMaxThreads() int { return max(128, 64*runtime.NumCPU()) }
+// per CPU, at least 128, and never past ThreadCeiling. A test of many
+// flows is served on a few epoll threads, so this fits every test a lab
+// runs at once.
+func DefaultMaxThreads() int {
+	return min(max(128, 64*runtime.NumCPU()), ThreadCeiling(RuntimeThreads))
+}
+
+// RuntimeThreads is the most OS threads a daemon's Go runtime may make:
+// netscript serve sets it (debug.SetMaxThreads), and a process that goes
+// past it dies ("thread exhaustion"). It is the runtime's own default,
+// set explicitly so that the ceiling of the budget is derived from the
+// value in force.
+const RuntimeThreads = 10000
+
+// The OS threads of a daemon whose data-path threads are n at most:
+//
+//   - n threads locked to their data paths;
+//   - as many again at most: each data-path thread holds a scheduler slot
+//     while it blocks in a raw system call (GOMAXPROCS follows them,
+//     workload.Threads), and when the runtime's monitor preempts it the
+//     slot passes to another thread for a while, which the runtime keeps
+//     afterwards (docs/benchmarks.md, The Go floor);
+//   - a constant: the runtime's own (the monitor, the template thread, the
+//     one parked in the network poller, the threads of the scheduler's
+//     spare slots and of system calls the control paths make), measured
+//     at 7 idle and below ThreadOverhead under every attack of the tests
+//     (cmd/netscript: TestThreadBudgetHoldsOnAnyHost).
+//
+// OSThreads(n) is that bound.
+func OSThreads(n int) int { return 2*max(n, runtime.NumCPU()) + ThreadOverhead }
+
+// ThreadOverhead is the constant of OSThreads.
+const ThreadOverhead = 64
+
+// ThreadCeiling is the largest budget whose OS threads (OSThreads) stay
+// within half of runtimeMax, so that no budget can bring the runtime near
+// its limit: 2,468 for RuntimeThreads. --max-threads beyond it is refused.
+func ThreadCeiling(runtimeMax int) int { return (runtimeMax/2 - ThreadOverhead) / 2 }
 
 // Validate checks the operator's values; its error is an *Invalid.
 func (l *Limits) Validate() error {
@@ -84,6 +119,10 @@ func (l *Limits) Validate() error {
 	}
 	if l.MaxFrame < 1024 {
 		return &Invalid{Bound: "max-frame", Want: "must be at least 1024 bytes"}
+	}
+	if c := ThreadCeiling(RuntimeThreads); l.MaxThreads > c {
+		return &Invalid{Bound: "max-threads", Want: fmt.Sprintf("must be at most %d: each data-path thread may take two OS threads, "+
+			"and the Go runtime ends the daemon at %d (the ceiling keeps the budget's threads under half of that)", c, RuntimeThreads)}
 	}
 	return nil
 }

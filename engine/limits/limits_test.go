@@ -153,3 +153,26 @@ func TestConnRate(t *testing.T) {
 		t.Fatalf("got %q", err)
 	}
 }
+
+// TestThreadCeiling: the ceiling keeps the budget's OS threads under half
+// the runtime's limit; the default never passes it; a budget beyond it is
+// refused naming the bound and the ceiling.
+func TestThreadCeiling(t *testing.T) {
+	c := ThreadCeiling(RuntimeThreads)
+	if c != 2468 || OSThreads(c) > RuntimeThreads/2 || OSThreads(c+1) <= RuntimeThreads/2 {
+		t.Fatalf("ceiling %d: its threads %d, the next's %d, half the limit %d", c, OSThreads(c), OSThreads(c+1), RuntimeThreads/2)
+	}
+	if d := Default(); d.MaxThreads > c || d.MaxThreads < 128 {
+		t.Fatalf("default budget %d", d.MaxThreads)
+	}
+	l := Default()
+	l.MaxThreads = c
+	if err := l.Validate(); err != nil {
+		t.Fatalf("the ceiling itself: %v", err)
+	}
+	l.MaxThreads = c + 1
+	var inv *Invalid
+	if err := l.Validate(); !errors.As(err, &inv) || inv.Bound != "max-threads" || !strings.Contains(err.Error(), "must be at most 2468") {
+		t.Fatalf("beyond the ceiling: %v", err)
+	}
+}

@@ -145,7 +145,7 @@ func openStanding(cfg DataConfig) (int, error) {
 // run is the endpoint's main thread.
 func (st *standing) run(th *workload.Threads) {
 	defer st.wg.Done()
-	release := th.Acquire(1)
+	release := th.Resident(1)
 	defer release()
 	runtime.LockOSThread() // never unlocked: the thread ends with the endpoint
 	if st.cfg.Workload.Endpoint() {
