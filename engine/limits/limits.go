@@ -24,11 +24,12 @@ type Limits struct {
 	MaxBuffer         int           // largest socket buffer a client may ask for, bytes
 	MaxFlows          int           // most flows (connections) in one test
 	MaxTests          int           // most tests running at once, in all
-	MaxTestsPerClient int           // most tests running at once from one client address
+	MaxTestsPerClient int           // most tests running at once from one client network (ClientNet)
 	MaxConnRate       int           // most connections per second a TCP_CRR-style test may make
 	MaxPending        int           // most control connections still in their handshake
-	// MaxPendingPerClient is the most of those from one address, so one
-	// host cannot hold them all and lock the others out.
+	// MaxPendingPerClient is the most of those from one client network
+	// (ClientNet), so one host cannot hold them all and lock the others
+	// out.
 	MaxPendingPerClient int
 	// MaxThreads is the daemon's budget of data-path threads, charged when
 	// a test is admitted (its Setup) and returned when it ends; a test that
@@ -203,19 +204,43 @@ func (l *Limits) Port(port int) error {
 	return nil
 }
 
-// Admission counts running tests in all and per client address and
-// refuses new ones beyond the limits. Its zero value is not usable; make
-// one with NewAdmission.
+// Admission counts running tests in all and per client network
+// (ClientNet) and refuses new ones beyond the limits. Its zero value is
+// not usable; make one with NewAdmission.
 type Admission struct {
 	mu        sync.Mutex
 	total     int
-	perClient map[netip.Addr]int
+	perClient map[netip.Prefix]int
 	max, per  int
+}
+
+// Per-client bounds (--max-tests-per-client, --max-pending-per-client)
+// count a client by its network, not its exact address: one host commonly
+// holds a whole IPv4 /24 or IPv6 /64 (a subnet of its own, SLAAC privacy
+// addresses, 127.0.0.0/8), and counting exact addresses would let it take
+// every slot with as many addresses.
+const (
+	ClientNet4 = 24
+	ClientNet6 = 64
+)
+
+// ClientNet is the network a client address is counted under.
+func ClientNet(a netip.Addr) netip.Prefix {
+	a = a.Unmap().WithZone("")
+	bits := ClientNet6
+	if a.Is4() {
+		bits = ClientNet4
+	}
+	p, err := a.Prefix(bits)
+	if err != nil {
+		return netip.Prefix{} // the zero address: all such count together
+	}
+	return p
 }
 
 // NewAdmission enforces l's concurrency bounds.
 func NewAdmission(l Limits) *Admission {
-	return &Admission{perClient: map[netip.Addr]int{}, max: l.MaxTests, per: l.MaxTestsPerClient}
+	return &Admission{perClient: map[netip.Prefix]int{}, max: l.MaxTests, per: l.MaxTestsPerClient}
 }
 
 // Busy is a refusal because too many tests (or connections) run; Bound
@@ -229,15 +254,16 @@ func (e *Busy) Error() string { return e.Msg }
 
 // Admit takes a slot for a test from client; the returned function gives
 // it back (call it exactly once).
-func (a *Admission) Admit(client netip.Addr) (release func(), err error) {
-	client = client.Unmap()
+func (a *Admission) Admit(addr netip.Addr) (release func(), err error) {
+	client := ClientNet(addr)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.total >= a.max {
 		return nil, &Busy{Msg: fmt.Sprintf("server busy: %d tests are running, the limit is %d", a.total, a.max), Bound: "max-tests"}
 	}
 	if a.perClient[client] >= a.per {
-		return nil, &Busy{Msg: fmt.Sprintf("server busy for %s: %d of its tests are running, the limit per client is %d", client, a.perClient[client], a.per), Bound: "max-tests-per-client"}
+		return nil, &Busy{Msg: fmt.Sprintf("server busy for %s: %d tests of its network %s are running, the limit per client network is %d",
+			addr.Unmap(), a.perClient[client], client, a.per), Bound: "max-tests-per-client"}
 	}
 	a.total++
 	a.perClient[client]++

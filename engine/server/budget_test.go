@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/auth"
 	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/server"
@@ -184,29 +185,50 @@ func waitFDs(t *testing.T, n int) {
 	}
 }
 
-// TestPendingPerClient: one address cannot hold every pending control
-// slot: past --max-pending-per-client its connections are refused with a
-// line naming the flag, and a client from another address is served.
+// TestPendingPerClient: one client network (127.0.1.0/24 here) cannot hold
+// every pending control slot: past --max-pending-per-client a new
+// connection from it takes the place of its oldest that has proved nothing
+// (the token, or a request); when all of them have proved the token, the
+// new one is refused with a line naming the flag; a client from another
+// network is served all the while.
 func TestPendingPerClient(t *testing.T) {
 	l := limits.Default()
 	l.MaxPendingPerClient = 3
 	l.HandshakeTimeout = 5 * time.Second
-	srv, ap, th := daemon(t, server.Config{Limits: l})
+	srv, ap, th := daemon(t, server.Config{Limits: l, Token: token})
 	for range 3 {
-		dialFrom(t, "tcp", "127.0.0.2", ap.String()) // silent
+		dialFrom(t, "tcp", "127.0.1.2", ap.String()) // silent
 	}
 	settles(t, srv, server.Load{Pending: 3})
-	c := dialFrom(t, "tcp", "127.0.0.2", ap.String())
-	pc := proto.NewConn(c)
-	err := pc.Handshake(5*time.Second, false)
-	if err == nil {
-		err = pc.Expect(proto.TypeReady, &proto.Ready{}, 5*time.Second)
+	// A fourth from the same network, 127.0.1.9, proves the token and is
+	// served: a silent one made room.
+	login := func(src string) (*proto.Conn, error) {
+		c := dialFrom(t, "tcp", src, ap.String())
+		pc := proto.NewConn(c)
+		err := pc.Handshake(5*time.Second, false)
+		if err == nil {
+			_, err = pc.Authenticate(auth.NewSecret(token), false, 5*time.Second)
+		}
+		return pc, err
 	}
-	if err == nil || !strings.Contains(err.Error(), "server busy for 127.0.0.2: 3 of its control connections are being set up, the limit per client is 3") {
-		t.Fatalf("a fourth from one address: %v", err)
+	var proven []*proto.Conn
+	for range 3 {
+		pc, err := login("127.0.1.9")
+		if err != nil {
+			t.Fatalf("a token holder of a full network: %v", err)
+		}
+		proven = append(proven, pc)
 	}
-	if err := goodTest(ap, th, nil, 500*time.Millisecond)(); err != nil {
-		t.Fatalf("another address: %v", err)
+	settles(t, srv, server.Load{Pending: 3})
+	_, err := login("127.0.1.2")
+	if err == nil || !strings.Contains(err.Error(), "server busy for 127.0.1.2: 3 control connections of its network 127.0.1.0/24 are being set up, the limit per client network is 3") {
+		t.Fatalf("a fourth when all three proved the token: %v", err)
+	}
+	if err := goodTest(ap, th, token, 500*time.Millisecond)(); err != nil {
+		t.Fatalf("another network: %v", err)
+	}
+	for _, pc := range proven {
+		pc.Close()
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"netscript/engine/client"
 	"netscript/engine/limits"
 	"netscript/engine/proto"
+	"netscript/engine/proto/manual"
 	"netscript/engine/result"
 	"netscript/engine/server"
 	"netscript/engine/spec"
@@ -268,18 +269,15 @@ func TestSlowLorisAndVanishers(t *testing.T) {
 	backTo(t, fd0, g0)
 }
 
-// TestMaxPending: connections beyond --max-pending are refused at once
-// with a reason; those in their handshake keep their place.
+// TestMaxPending: a connection beyond --max-pending takes the place of
+// the oldest that has proved nothing; when every slot is held by a
+// connection that proved the token, the next is refused at once with a
+// reason; once they are gone, a client is served.
 func TestMaxPending(t *testing.T) {
 	l := limits.Default()
 	l.MaxPending = 5
-	srv, ap, _ := daemon(t, server.Config{Limits: l, HandshakeTimeout: 3 * time.Second})
+	srv, ap, th := daemon(t, server.Config{Limits: l, Token: token, HandshakeTimeout: 3 * time.Second})
 	var silent []net.Conn
-	defer func() {
-		for _, c := range silent {
-			c.Close()
-		}
-	}()
 	for i := 0; i < 5; i++ {
 		c, err := net.Dial("tcp", ap.String())
 		if err != nil {
@@ -289,17 +287,32 @@ func TestMaxPending(t *testing.T) {
 	}
 	settles(t, srv, server.Load{Pending: 5, Threads: -1})
 	s := spec.Default(spec.TCPRR)
-	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), time.Second
-	_, err := client.Run(context.Background(), s, client.Options{})
+	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), 300*time.Millisecond
+	if _, err := client.Run(context.Background(), s, client.Options{Threads: th, Token: token}); err != nil {
+		t.Fatalf("with 5 silent connections in set-up: %v", err)
+	}
+	var proven []*proto.Conn
+	for range 5 {
+		pc, _, err := manual.Login(ap.String(), token, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proven = append(proven, pc)
+	}
+	settles(t, srv, server.Load{Pending: 5, Threads: -1})
+	_, err := client.Run(context.Background(), s, client.Options{Threads: th, Token: token})
 	if err == nil || !strings.Contains(err.Error(), "server busy: 5 control connections are being set up, the limit is 5") {
-		t.Fatalf("got %v", err)
+		t.Fatalf("with 5 token holders in set-up: %v", err)
 	}
 	for _, c := range silent {
 		c.Close()
 	}
+	for _, pc := range proven {
+		pc.Close()
+	}
 	settles(t, srv, server.Load{})
-	if _, err := client.Run(context.Background(), s, client.Options{}); err != nil {
-		t.Fatalf("once the silent ones are gone: %v", err)
+	if _, err := client.Run(context.Background(), s, client.Options{Threads: th, Token: token}); err != nil {
+		t.Fatalf("once they are gone: %v", err)
 	}
 }
 
@@ -314,7 +327,7 @@ func TestAdmission(t *testing.T) {
 	s := spec.Default(spec.TCPRR)
 	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), time.Second
 	_, err := client.Run(context.Background(), s, client.Options{Threads: th})
-	if err == nil || !strings.Contains(err.Error(), "server: server busy for 127.0.0.1: 1 of its tests are running, the limit per client is 1") {
+	if err == nil || !strings.Contains(err.Error(), "server: server busy for 127.0.0.1: 1 tests of its network 127.0.0.0/24 are running, the limit per client network is 1") {
 		t.Fatalf("got %v", err)
 	}
 	if err := wait(); err != nil {

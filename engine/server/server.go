@@ -86,10 +86,8 @@ type Server struct {
 	admit  *limits.Admission
 	log    *log.Logger
 
-	pending   atomic.Int64 // control connections not yet admitted to a test
+	pend      *pendingSet  // control connections not yet admitted to a test (pending.go)
 	lingering atomic.Int64 // refused ones still being read before they close (busy)
-	perMu     sync.Mutex
-	perAddr   map[netip.Addr]int // pending control connections by client address
 	ctx       context.Context
 	cancel    context.CancelFunc
 
@@ -136,7 +134,7 @@ func New(cfg Config) *Server {
 	gate := newFloodGate(cfg.Log)
 	gate.prefix = cfg.LogPrefix
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{cfg: cfg, secret: auth.NewSecret(cfg.Token), lim: lim, admit: limits.NewAdmission(lim), perAddr: map[netip.Addr]int{},
+	return &Server{cfg: cfg, secret: auth.NewSecret(cfg.Token), lim: lim, admit: limits.NewAdmission(lim), pend: newPendingSet(&lim),
 		log: log.New(gate, cfg.LogPrefix, log.LstdFlags),
 		ctx: ctx, cancel: cancel}
 }
@@ -153,7 +151,7 @@ type Load struct {
 
 // Load returns what the server holds now.
 func (s *Server) Load() Load {
-	return Load{Pending: int(s.pending.Load()), Running: s.admit.Running(), Threads: s.cfg.Threads.InUse()}
+	return Load{Pending: s.pend.len(), Running: s.admit.Running(), Threads: s.cfg.Threads.InUse()}
 }
 
 // Listen opens a control listener on addr ("127.0.0.1:12866", "[::1]:0")
@@ -164,7 +162,7 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 
 // listen opens a listener on addr whose connections serve answers (busy
 // refuses one over the pending bounds); what names it in an error.
-func (s *Server) listen(addr, what string, serve func(net.Conn, netip.Addr), busy func(net.Conn, string)) (net.Addr, error) {
+func (s *Server) listen(addr, what string, serve func(net.Conn, netip.Addr, *slot), busy func(net.Conn, string)) (net.Addr, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -193,7 +191,7 @@ func (s *Server) Addrs() []net.Addr {
 // acceptLoop accepts control connections on l and runs serve on each (the
 // native protocol's session, or netperf's); one over the pending bounds is
 // handed to busy instead.
-func (s *Server) acceptLoop(l net.Listener, serve func(net.Conn, netip.Addr), busy func(net.Conn, string)) {
+func (s *Server) acceptLoop(l net.Listener, serve func(net.Conn, netip.Addr, *slot), busy func(net.Conn, string)) {
 	for {
 		c, err := l.Accept()
 		if err != nil {
@@ -209,17 +207,19 @@ func (s *Server) acceptLoop(l net.Listener, serve func(net.Conn, netip.Addr), bu
 			continue
 		}
 		// A connection beyond --max-pending, or beyond
-		// --max-pending-per-client from its address, is told so and
-		// closed here, before it costs a goroutine.
+		// --max-pending-per-client from its network, takes the place of
+		// an unproven one (pending.go), or is told why not and closed
+		// here, before it costs a goroutine.
 		addr := remoteAddr(c)
-		if why := s.takePending(addr); why != "" {
-			busy(c, why)
+		sl, full := s.pend.take(addr, func() { c.Close() })
+		if full != nil {
+			busy(c, s.explain(full))
 			continue
 		}
 		s.sessions.Add(1)
 		go func() {
 			defer s.sessions.Done()
-			serve(c, addr)
+			serve(c, addr, sl)
 		}()
 	}
 }
@@ -232,35 +232,6 @@ func remoteAddr(c net.Conn) netip.Addr {
 		}
 	}
 	return netip.Addr{}
-}
-
-// takePending takes a pending slot for a new control connection from
-// addr, in all and for its address; it returns why not if there is none.
-func (s *Server) takePending(addr netip.Addr) (busy string) {
-	if n := s.pending.Add(1); n > int64(s.lim.MaxPending) {
-		s.pending.Add(-1)
-		return s.explain(&limits.Busy{Bound: "max-pending", Msg: fmt.Sprintf("server busy: %d control connections are being set up, the limit is %d",
-			s.lim.MaxPending, s.lim.MaxPending)})
-	}
-	s.perMu.Lock()
-	defer s.perMu.Unlock()
-	if n := s.perAddr[addr]; n >= s.lim.MaxPendingPerClient {
-		s.pending.Add(-1)
-		return s.explain(&limits.Busy{Bound: "max-pending-per-client", Msg: fmt.Sprintf("server busy for %s: %d of its control connections are being set up, the limit per client is %d",
-			addr, n, s.lim.MaxPendingPerClient)})
-	}
-	s.perAddr[addr]++
-	return ""
-}
-
-// givePending returns the pending slot of a control connection from addr.
-func (s *Server) givePending(addr netip.Addr) {
-	s.pending.Add(-1)
-	s.perMu.Lock()
-	if s.perAddr[addr]--; s.perAddr[addr] <= 0 {
-		delete(s.perAddr, addr)
-	}
-	s.perMu.Unlock()
 }
 
 // busy refuses a control connection because too many are in their

@@ -44,11 +44,12 @@ func FuzzSession(f *testing.F) {
 			t.Fatal(err)
 		}
 		addr := remoteAddr(sc)
-		if busy := s.takePending(addr); busy != "" { // as the accept loop does
+		sl, busy := s.pend.take(addr, func() { sc.Close() }) // as the accept loop does
+		if busy != nil {
 			t.Fatal(busy)
 		}
 		done := make(chan struct{})
-		go func() { defer close(done); s.session(sc, addr) }()
+		go func() { defer close(done); s.session(sc, addr, sl) }()
 		pc := proto.NewConn(c)
 		if err := pc.Handshake(time.Second, false); err != nil {
 			t.Fatal(err)

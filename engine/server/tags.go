@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"netscript/engine/auth"
+	"netscript/engine/limits"
 	"netscript/engine/sock"
 )
 
@@ -18,7 +19,7 @@ const tagWait = 2 * time.Second
 
 // maxUnproven bounds the connections of one endpoint still proving their
 // tag. When it is full, a new connection takes the place of the oldest
-// waiting one from the prefix (prefixOf) that holds the most of them: a
+// waiting one from the client network (limits.ClientNet) that holds the most of them: a
 // flood of strangers pushes out its own connections, not the client's,
 // whose tag is there as soon as its connection is.
 const maxUnproven = 64
@@ -160,7 +161,7 @@ func (t *test) acceptAll(ep *endpoint, now time.Time) {
 			return
 		}
 		u.peer.Received()
-		u.fd, u.prefix = fd, prefixOf(u.peer.AddrPort().Addr())
+		u.fd, u.prefix = fd, limits.ClientNet(u.peer.AddrPort().Addr())
 		if !t.settle(c, u, unix.POLLIN, now) {
 			continue
 		}
