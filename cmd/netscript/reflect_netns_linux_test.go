@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"net"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -215,5 +218,48 @@ func TestNoNetperfReflection(t *testing.T) {
 	}
 	if got := r.settled(); got != 0 {
 		t.Errorf("the victim received %d bytes", got)
+	}
+}
+
+// TestNoStandingReflection: a standing UDP_RR endpoint (--data) has no
+// handshake to tell its client from anyone who spoofs its address, so it
+// answers no datagram with more bytes than it carried: a response larger
+// than the request is refused at start, and with request=100,response=100
+// the victim gets nothing for 1,000 one-byte datagrams sent in its name,
+// and 100 bytes for each 100-byte one (the size the operator chose, never
+// more). On 84d21eb the first was taken and each one-byte datagram
+// answered with the response (the test fails there).
+func TestNoStandingReflection(t *testing.T) {
+	r := newReflection(t, "strefl")
+	var port int
+	if err := r.d.Do(func() error {
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(reflectDaemon)})
+		if err != nil {
+			return err
+		}
+		port = c.LocalAddr().(*net.UDPAddr).Port
+		return c.Close()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	data := fmt.Sprintf("udp_rr:%s:%d", reflectDaemon, port)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := r.d.Command(ctx, bin, "serve", "--listen", reflectDaemon+":0", "--data", data+",request=1,response=1000").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "would answer a spoofed datagram with more than it carried") {
+		t.Errorf("--data %s,request=1,response=1000: %v\n%s", data, err, out)
+	}
+	serveIn(t, r.d, reflectDaemon+":12866", "--data", data+",request=100,response=100")
+	sent := r.spoof(t, port, ones(1000)...)
+	if got := r.settled(); got != 0 {
+		t.Errorf("one-byte datagrams: the victim received %d bytes for the %d spoofed", got, sent)
+	}
+	hundred := make([][]byte, 100)
+	for i := range hundred {
+		hundred[i] = make([]byte, 100)
+	}
+	sent = r.spoof(t, port, hundred...)
+	if got := r.settled(); got > sent {
+		t.Errorf("100-byte datagrams: the victim received %d bytes for the %d spoofed", got, sent)
 	}
 }

@@ -86,10 +86,11 @@ type Server struct {
 	admit  *limits.Admission
 	log    *log.Logger
 
-	pend      *pendingSet  // control connections not yet admitted to a test (pending.go)
-	lingering atomic.Int64 // refused ones still being read before they close (busy)
-	ctx       context.Context
-	cancel    context.CancelFunc
+	pend       *pendingSet  // control connections not yet admitted to a test (pending.go)
+	lingering  atomic.Int64 // refused ones still being read before they close (busy)
+	standingIn atomic.Int64 // connections the standing endpoints serve (standing.go)
+	ctx        context.Context
+	cancel     context.CancelFunc
 
 	mu        sync.Mutex
 	listeners []net.Listener

@@ -7,9 +7,11 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/limits"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
@@ -37,9 +39,19 @@ type standing struct {
 	fd   int
 	stop atomic.Bool
 	wg   sync.WaitGroup
-	// refused counts connections closed because the thread budget was
-	// spent.
+	// refused counts connections closed at once: over the thread budget,
+	// over the standing endpoints' share of it, or over their network's
+	// cap.
 	refused atomic.Uint64
+
+	// The connections being served, and the bounds on them.
+	mu     sync.Mutex
+	conns  map[int]netip.Prefix // by descriptor: each one's client network
+	byNet  map[netip.Prefix]int
+	perNet int           // at most this many from one client network
+	share  *atomic.Int64 // the server's standing connections (Server.standingIn)
+	most   int           // at most this many of those at once
+	idle   time.Duration // a connection that moves nothing for this long is ended
 }
 
 // Data starts a standing data endpoint and returns the address it listens
@@ -60,21 +72,26 @@ func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
 			cfg.Response = 1
 		}
 	}
-	max := spec.MaxMessage
+	biggest := spec.MaxMessage
 	if w.Datagram {
-		max = spec.MaxDatagram
+		biggest = spec.MaxDatagram
 	}
 	switch {
 	case !w.Messages && (cfg.Request != 0 || cfg.Response != 0):
 		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: its transactions carry no request or response", w.Name)
-	case w.Messages && (cfg.Request < 1 || cfg.Request > max || cfg.Response < 1 || cfg.Response > max), cfg.SendSize < 0 || cfg.SendSize > max:
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", w.Name, max)
+	case w.Messages && (cfg.Request < 1 || cfg.Request > biggest || cfg.Response < 1 || cfg.Response > biggest), cfg.SendSize < 0 || cfg.SendSize > biggest:
+		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", w.Name, biggest)
+	case w.Datagram && w.Messages && cfg.Response > cfg.Request:
+		// It answers whoever a datagram says it comes from, and cannot tell.
+		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: a response of %d bytes to a request of %d would answer a spoofed datagram with more than it carried "+
+			"(a standing UDP endpoint has no handshake to tell its client from anyone else): make response at most request", w.Name, cfg.Response, cfg.Request)
 	}
 	fd, err := openStanding(cfg)
 	if err != nil {
 		return netip.AddrPort{}, fmt.Errorf("data endpoint %s on %s: %w", w.Name, cfg.Addr, err)
 	}
-	st := &standing{cfg: cfg, fd: fd}
+	st := &standing{cfg: cfg, fd: fd, conns: map[int]netip.Prefix{}, byNet: map[netip.Prefix]int{},
+		perNet: s.lim.MaxTestsPerClient, share: &s.standingIn, most: max(1, s.lim.MaxThreads/2), idle: s.lim.HandshakeTimeout}
 	if st.cfg.SendSize == 0 {
 		st.cfg.SendSize = spec.DefaultSendSize(cfg.Workload, sock.Granted(fd).Send)
 	}
@@ -88,6 +105,10 @@ func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
 	s.mu.Unlock()
 	st.wg.Add(1)
 	go st.run(s.cfg.Threads)
+	if !w.Endpoint() {
+		st.wg.Add(1)
+		go st.watchIdle()
+	}
 	return sock.LocalAddr(fd), nil
 }
 
@@ -163,19 +184,24 @@ func (st *standing) params(fd int) *spec.ServerParams {
 }
 
 // acceptLoop serves each TCP connection on a thread of its own, charged to
-// the daemon's thread budget: a connection that does not fit is closed at
-// once (anyone may open connections to a standing endpoint).
+// the daemon's thread budget. Anyone may open connections to a standing
+// endpoint, so one is closed at once when it does not fit: in the budget,
+// in the standing endpoints' share of it (half: the rest stays for tests
+// with a control connection, a token holder's among them), or in its
+// client network's cap (--max-tests-per-client).
 func (st *standing) acceptLoop(th *workload.Threads) {
+	var peer sock.Addr
 	for !st.stop.Load() {
-		fd, en := sock.Accept(st.fd, nil)
+		fd, en := sock.Accept(st.fd, &peer)
 		if en != 0 {
 			if en == unix.EINVAL || en == unix.EBADF {
 				return
 			}
 			continue // EAGAIN each tick; EMFILE and the like pass
 		}
-		release, err := th.TryAcquire(1)
-		if err != nil {
+		peer.Received()
+		release, ok := st.admit(fd, limits.ClientNet(peer.AddrPort().Addr()), th)
+		if !ok {
 			st.refused.Add(1)
 			sock.Close(fd)
 			continue
@@ -185,13 +211,69 @@ func (st *standing) acceptLoop(th *workload.Threads) {
 	}
 }
 
-// serveConn runs one connection's loop until the client is done with it.
+// admit takes a thread and a place for the connection fd from network n,
+// or reports there is none.
+func (st *standing) admit(fd int, n netip.Prefix, th *workload.Threads) (release func(), ok bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.byNet[n] >= st.perNet {
+		return nil, false
+	}
+	if st.share.Add(1) > int64(st.most) {
+		st.share.Add(-1)
+		return nil, false
+	}
+	rel, err := th.TryAcquire(1)
+	if err != nil {
+		st.share.Add(-1)
+		return nil, false
+	}
+	st.conns[fd] = n
+	st.byNet[n]++
+	return func() {
+		rel()
+		st.share.Add(-1)
+	}, true
+}
+
+// serveConn runs one connection's loop until the client is done with it
+// (or the connection is ended for idling: watchIdle).
 func (st *standing) serveConn(fd int, release func()) {
 	defer st.wg.Done()
 	defer release()
 	runtime.LockOSThread() // never unlocked
-	defer sock.Close(fd)
 	st.cfg.Workload.Server(st.params(fd)).Run()
+	st.mu.Lock() // out of the watch before the descriptor may be reused
+	n := st.conns[fd]
+	delete(st.conns, fd)
+	if st.byNet[n]--; st.byNet[n] <= 0 {
+		delete(st.byNet, n)
+	}
+	sock.Close(fd)
+	st.mu.Unlock()
+}
+
+// watchIdle ends the endpoint's connections that have moved nothing for
+// st.idle (no data nor acknowledgement received: the kernel's TCP_INFO
+// says since when), so that idle ones give their thread back.
+func (st *standing) watchIdle() {
+	defer st.wg.Done()
+	every := min(st.idle/4, time.Second)
+	for !st.stop.Load() {
+		time.Sleep(every)
+		st.mu.Lock()
+		for fd := range st.conns {
+			ti, err := unix.GetsockoptTCPInfo(fd, unix.IPPROTO_TCP, unix.TCP_INFO)
+			if err != nil {
+				continue
+			}
+			quiet := time.Duration(min(ti.Last_data_recv, ti.Last_ack_recv)) * time.Millisecond
+			if quiet >= st.idle {
+				unix.Shutdown(fd, unix.SHUT_RDWR) // its loop ends; serveConn closes it
+			}
+		}
+		st.mu.Unlock()
+	}
 }
 
 // close stops the endpoint and waits for its threads.

@@ -171,6 +171,11 @@ type UDPRRServer struct {
 	// (counted in Markers, not answered): netperf's end of a UDP_RR test.
 	// A netscript client's requests are never empty.
 	EndOnEmpty bool
+	// Standing: no handshake tells the client from anyone who spoofs its
+	// address, so a datagram shorter than the response is not answered
+	// (counted with Strangers): nothing is answered with more bytes than
+	// it carried.
+	Standing bool
 	ServerOutcome
 
 	rbuf []byte
@@ -224,6 +229,10 @@ func (s *UDPRRServer) Run() {
 		if n == 0 && s.EndOnEmpty {
 			s.Counts.Markers++
 			return
+		}
+		if s.Standing && n < len(s.resp) {
+			s.Counts.Strangers++
+			continue
 		}
 		if q.ending() {
 			q.heard(time.Now())
