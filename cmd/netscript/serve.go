@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -102,58 +103,56 @@ func serve(args []string) int {
 	// Every --data value is checked before anything listens.
 	datas := make([]server.DataConfig, len(data))
 	for i, d := range data {
-		if datas[i], err = parseData(d); err != nil {
+		if datas[i], err = parseData(d); err == nil {
+			err = server.CheckData(&datas[i])
+		}
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", d, err)
 			return exitUsage
 		}
 	}
 	th := &workload.Threads{}
 	// With --allow-client the daemon runs the client side of tests for
-	// scripts (client=) within its own bounds, proving the same token to
-	// their servers; without, it refuses them naming the flag.
+	// scripts (client=) within its own bounds, proving its token to their
+	// servers; without, it refuses them naming the flag.
 	ag := allow.clientAgent(th, tok, lim)
 	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag, NetperfAnySource: *npAny,
 		Explain: serveadvice.Explain, LogPrefix: "netscript serve: "}) // its refusals and log name the flags that set its bounds
 	defer srv.Close()
-	// netperf's listeners first: once the native one answers (what
-	// scripts and tests wait for), every listener does.
-	for _, a := range npListen {
-		addr, err := srv.ListenNetperf(a)
-		if err != nil {
+	// Every listener and endpoint is bound before any serves: if one
+	// cannot be, none ever did.
+	opened, err := srv.Open(server.Plan{Listen: listen, Netperf: npListen, Data: datas})
+	if err != nil {
+		var oe *server.OpenError
+		switch {
+		case errors.As(err, &oe) && oe.Kind == "netperf":
 			fmt.Fprintf(os.Stderr, "netscript serve: --netperf-listen: %v\n", err)
-			return exitUsage
+		case errors.As(err, &oe) && oe.Kind == "data":
+			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", data[oe.Index], err)
+		default:
+			fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
 		}
-		if !*quiet {
+		return exitUsage
+	}
+	if !*quiet {
+		for _, addr := range opened.Netperf {
 			fmt.Fprintf(os.Stderr, "netscript serve: answering netperf clients on %s, without authentication\n", addr)
 		}
-	}
-	for _, a := range listen {
-		addr, err := srv.Listen(a)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
-			return exitUsage
+		access := "no token is set, so anyone who can reach it may use it"
+		if tok != nil {
+			access = "clients must prove they hold the token from " + tokenSource(*tokenFile)
 		}
-		if !*quiet {
-			access := "no token is set, so anyone who can reach it may use it"
-			if tok != nil {
-				access = "clients must prove they hold the token from " + tokenSource(*tokenFile)
-			}
+		for _, addr := range opened.Listen {
 			fmt.Fprintf(os.Stderr, "netscript serve: listening on %s (protocol %d); %s\n", addr, proto.Version, access)
 		}
 	}
 	if n := allow.notice(tok, tokenSource(*tokenFile)); n != "" && (tok == nil || !*quiet) {
 		fmt.Fprintf(os.Stderr, "netscript serve: %s\n", n) // the warning even when quiet
 	}
-	for i, d := range data {
-		cfg := datas[i]
-		addr, err := srv.Data(cfg)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", d, err)
-			return exitUsage
-		}
-		if !*quiet {
+	if !*quiet {
+		for i, addr := range opened.Data {
 			fmt.Fprintf(os.Stderr, "netscript serve: standing %s endpoint on %s (no control connection: use control=False, data_port=%d)\n",
-				cfg.Workload.Name, addr, addr.Port())
+				datas[i].Workload.Name, addr, addr.Port())
 		}
 	}
 	ch := make(chan os.Signal, 1)

@@ -164,18 +164,37 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 // listen opens a listener on addr whose connections serve answers (busy
 // refuses one over the pending bounds); what names it in an error.
 func (s *Server) listen(addr, what string, serve func(net.Conn, netip.Addr, *slot), busy func(net.Conn, string)) (net.Addr, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, errors.New("server closed")
+	l, err := bind(addr, what)
+	if err != nil {
+		return nil, err
 	}
+	if err := s.serveOn(l, serve, busy); err != nil {
+		return nil, err
+	}
+	return l.Addr(), nil
+}
+
+// bind opens a listener on addr that accepts nothing yet; what names it
+// in an error.
+func bind(addr, what string) (net.Listener, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	return l, nil
+}
+
+// serveOn accepts l's connections and serves them.
+func (s *Server) serveOn(l net.Listener, serve func(net.Conn, netip.Addr, *slot), busy func(net.Conn, string)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		l.Close()
+		return errors.New("server closed")
+	}
 	s.listeners = append(s.listeners, l)
 	go s.acceptLoop(l, serve, busy)
-	return l.Addr(), nil
+	return nil
 }
 
 // Addrs returns the addresses of the control listeners.

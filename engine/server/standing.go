@@ -60,9 +60,23 @@ type standing struct {
 // and the UDP endpoints serve on one thread. A TCP_CRR endpoint accepts TCP
 // Fast Open.
 func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
+	st, err := s.bindData(cfg)
+	if err != nil {
+		return netip.AddrPort{}, err
+	}
+	if err := s.startData(st); err != nil {
+		return netip.AddrPort{}, err
+	}
+	return sock.LocalAddr(st.fd), nil
+}
+
+// CheckData refuses a standing endpoint's settings that no endpoint could
+// serve, before anything is opened; it fills in netperf's request and
+// response sizes of 1 where they are left at 0.
+func CheckData(cfg *DataConfig) error {
 	w := cfg.Workload
 	if w == nil {
-		return netip.AddrPort{}, errors.New("data endpoint: no workload")
+		return errors.New("data endpoint: no workload")
 	}
 	if w.Messages {
 		if cfg.Request == 0 {
@@ -78,38 +92,51 @@ func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
 	}
 	switch {
 	case !w.Messages && (cfg.Request != 0 || cfg.Response != 0):
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: its transactions carry no request or response", w.Name)
+		return fmt.Errorf("data endpoint %s: its transactions carry no request or response", w.Name)
 	case w.Messages && (cfg.Request < 1 || cfg.Request > biggest || cfg.Response < 1 || cfg.Response > biggest), cfg.SendSize < 0 || cfg.SendSize > biggest:
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", w.Name, biggest)
+		return fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", w.Name, biggest)
 	case w.Datagram && w.Messages && cfg.Response > cfg.Request:
 		// It answers whoever a datagram says it comes from, and cannot tell.
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: a response of %d bytes to a request of %d would answer a spoofed datagram with more than it carried "+
+		return fmt.Errorf("data endpoint %s: a response of %d bytes to a request of %d would answer a spoofed datagram with more than it carried "+
 			"(a standing UDP endpoint has no handshake to tell its client from anyone else): make response at most request", w.Name, cfg.Response, cfg.Request)
+	}
+	return nil
+}
+
+// bindData checks cfg and opens its endpoint's socket, serving nothing yet.
+func (s *Server) bindData(cfg DataConfig) (*standing, error) {
+	if err := CheckData(&cfg); err != nil {
+		return nil, err
 	}
 	fd, err := openStanding(cfg)
 	if err != nil {
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s on %s: %w", w.Name, cfg.Addr, err)
+		return nil, fmt.Errorf("data endpoint %s on %s: %w", cfg.Workload.Name, cfg.Addr, err)
 	}
 	st := &standing{cfg: cfg, fd: fd, conns: map[int]netip.Prefix{}, byNet: map[netip.Prefix]int{},
 		perNet: s.lim.MaxTestsPerClient, share: &s.standingIn, most: max(1, s.lim.MaxThreads/2), idle: s.lim.HandshakeTimeout}
 	if st.cfg.SendSize == 0 {
 		st.cfg.SendSize = spec.DefaultSendSize(cfg.Workload, sock.Granted(fd).Send)
 	}
+	return st, nil
+}
+
+// startData serves a bound endpoint until the server is closed.
+func (s *Server) startData(st *standing) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		sock.Close(fd)
-		return netip.AddrPort{}, errors.New("server closed")
+		sock.Close(st.fd)
+		return errors.New("server closed")
 	}
 	s.standing = append(s.standing, st)
 	s.mu.Unlock()
 	st.wg.Add(1)
 	go st.run(s.cfg.Threads)
-	if !w.Endpoint() {
+	if !st.cfg.Workload.Endpoint() {
 		st.wg.Add(1)
 		go st.watchIdle()
 	}
-	return sock.LocalAddr(fd), nil
+	return nil
 }
 
 // openStanding opens and binds the endpoint's socket; an unspecified
