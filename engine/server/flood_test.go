@@ -3,6 +3,7 @@ package server_test
 import (
 	"net"
 	"net/netip"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ import (
 // (the test fails there).
 func TestDataPortFlood(t *testing.T) {
 	srv, ap, _ := daemon(t, server.Config{Token: token})
+	fd0, g0 := fds(t), runtime.NumGoroutine()
 	pc, key, ready := session(t, ap, proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, Flows: 4, DurationNs: int64(time.Second)})
 	data := netip.AddrPortFrom(ap.Addr(), uint16(ready.DataPort)).String()
 	var strangers []net.Conn
@@ -58,5 +60,9 @@ func TestDataPortFlood(t *testing.T) {
 		t.Fatalf("accepts %d, transactions %d; want 4 and 4", res.Accepts, res.Transactions)
 	}
 	pc.Close()
+	for _, c := range append(strangers, flows...) {
+		c.Close()
+	}
 	settles(t, srv, server.Load{})
+	backTo(t, fd0+2, g0) // the session's own connection: the test's end and its Cleanup's
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -64,6 +65,7 @@ func holdSilent(addr string, srcs []net.IP, opened *atomic.Int64) (stop func()) 
 // out. On 84d21eb the test fails ("busy" for the token holders).
 func TestStrangersCannotTakeSetupSlots(t *testing.T) {
 	srv, ap, th := daemon(t, server.Config{Token: token, HandshakeTimeout: 5 * time.Second})
+	fd0, g0 := fds(t), runtime.NumGoroutine()
 	var one, spread []net.IP
 	for i := range 16 {
 		for range 16 {
@@ -107,4 +109,5 @@ func TestStrangersCannotTakeSetupSlots(t *testing.T) {
 		t.Errorf("%d of 15 token holders' tests ran: %v", ran, fmt.Sprint(errs))
 	}
 	settles(t, srv, server.Load{})
+	backTo(t, fd0, g0)
 }

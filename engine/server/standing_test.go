@@ -3,6 +3,7 @@ package server_test
 import (
 	"net"
 	"net/netip"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +32,7 @@ func TestStandingEndpointsCannotLockOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fd0, g0 := fds(t), runtime.NumGoroutine()
 	var idle []net.Conn
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -74,4 +76,8 @@ func TestStandingEndpointsCannotLockOut(t *testing.T) {
 		t.Errorf("%d of %d idle connections ended", ended, len(idle))
 	}
 	settles(t, srv, server.Load{Threads: 1}) // the endpoint's own thread
+	for _, c := range idle {
+		c.Close()
+	}
+	backTo(t, fd0, g0)
 }
