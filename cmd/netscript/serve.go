@@ -45,7 +45,7 @@ func serve(args []string) int {
 	var npListen listFlag
 	fs.Var(&npListen, "netperf-listen", fmt.Sprintf("also answer unmodified netperf 2.7 clients on ADDR:PORT (repeatable; netperf's port is %d); netperf has no authentication", npwire.DefaultPort))
 	npInsecure := fs.Bool("netperf-insecure", false, "allow --netperf-listen on a daemon that has a token: netperf clients are not asked for it")
-	npAny := fs.Bool("netperf-any-source", false, "take a netperf test's data connections from any address, as netserver does (default: only from its control connection's address, or the source a UDP request names); for netperf -- -L on a client with several addresses")
+	npAny := fs.Bool("netperf-any-source", false, "take a netperf TCP test's data connections from any address, as netserver does (default: only from its control connection's address; a UDP test's always so); for netperf -- -L on a client with several addresses")
 	quiet := fs.Bool("quiet", false, "log only errors")
 	tokenFile := fs.String("token-file", "", "a file holding the secret clients must prove they hold (else $"+auth.EnvToken+"; neither: anyone may use the server)")
 	var allow allowClient
