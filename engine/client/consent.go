@@ -83,22 +83,43 @@ func greetConn(fd int, key []byte, remote *sock.Addr, timeout time.Duration) err
 // says the port is closed ends the greeting at once.
 func greetDatagrams(fd int, key []byte, flow uint32, remote *sock.Addr, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
-	ack, err := greetStep(fd, key, auth.Greeting(key, auth.KindHello, flow, auth.Cookie{}), auth.KindAck, flow, remote, deadline)
+	ack, tries1, err := greetStep(fd, key, auth.Greeting(key, auth.KindHello, flow, auth.Cookie{}), auth.KindAck, flow, remote, deadline)
 	if err != nil {
 		return err
 	}
-	_, err = greetStep(fd, key, auth.Greeting(key, auth.KindConfirm, flow, ack), auth.KindDone, flow, remote, deadline)
-	return err
+	_, tries2, err := greetStep(fd, key, auth.Greeting(key, auth.KindConfirm, flow, ack), auth.KindDone, flow, remote, deadline)
+	if err != nil {
+		return err
+	}
+	// Before Start the endpoint sends nothing but greetings; a late answer
+	// to a Hello or Confirm sent again must not reach the flow's loop as
+	// data. Drop what came, and when one was sent again, what may still
+	// be on its way.
+	drain := time.Duration(0)
+	if tries1+tries2 > 2 {
+		drain = helloFirstWait << (max(tries1, tries2) - 1)
+	}
+	buf := make([]byte, auth.GreetingSize+1)
+	for end := time.Now().Add(drain); ; {
+		if _, _, err := unix.Recvfrom(fd, buf, unix.MSG_DONTWAIT); err == nil {
+			continue
+		}
+		if !time.Now().Before(end) {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // greetStep sends msg until the endpoint answers with a greeting of kind
-// want for flow, and returns its cookie.
-func greetStep(fd int, key, msg []byte, want byte, flow uint32, remote *sock.Addr, deadline time.Time) (auth.Cookie, error) {
+// want for flow, and returns its cookie and how many times it sent msg.
+func greetStep(fd int, key, msg []byte, want byte, flow uint32, remote *sock.Addr, deadline time.Time) (auth.Cookie, int, error) {
 	wait := helloFirstWait
 	buf := make([]byte, auth.GreetingSize+1)
-	for try := 0; try < helloTries && time.Now().Before(deadline); try++ {
+	try := 0
+	for ; try < helloTries && time.Now().Before(deadline); try++ {
 		if _, en := sock.Write(fd, msg); en != 0 && en != unix.EAGAIN && en != unix.ENOBUFS {
-			return auth.Cookie{}, &ConsentError{Endpoint: remote.String(), Why: en.Error()}
+			return auth.Cookie{}, try + 1, &ConsentError{Endpoint: remote.String(), Why: en.Error()}
 		}
 		next := time.Now().Add(wait)
 		for time.Now().Before(next) && time.Now().Before(deadline) {
@@ -107,15 +128,15 @@ func greetStep(fd int, key, msg []byte, want byte, flow uint32, remote *sock.Add
 			case en == unix.EAGAIN || en == unix.EINTR:
 				continue
 			case en != 0:
-				return auth.Cookie{}, &ConsentError{Endpoint: remote.String(), Why: en.Error()} // ECONNREFUSED: nothing listens there
+				return auth.Cookie{}, try + 1, &ConsentError{Endpoint: remote.String(), Why: en.Error()} // ECONNREFUSED: nothing listens there
 			}
 			if kind, f, c, ok := auth.ParseGreeting(key, buf[:n]); ok && kind == want && f == flow {
-				return c, nil
+				return c, try + 1, nil
 			}
 		}
 		wait *= 2
 	}
-	return auth.Cookie{}, &ConsentError{Endpoint: remote.String(), Why: fmt.Sprintf("no answer to %d datagrams", helloTries)}
+	return auth.Cookie{}, try, &ConsentError{Endpoint: remote.String(), Why: fmt.Sprintf("no answer to %d datagrams", helloTries)}
 }
 
 // greetEndpoint makes a TCP_CRR flow's one consent connection to remote
