@@ -248,7 +248,7 @@ func toCPU(v starlark.Value, p **int) error {
 func multiplexable() string {
 	var names []string
 	for _, w := range spec.Workloads() {
-		if w.Mux != nil {
+		if w.MuxClient {
 			names = append(names, w.Name)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/datapath"
 	"netscript/engine/hist"
 	"netscript/engine/mux"
 	"netscript/engine/sock"
@@ -122,7 +123,7 @@ func (w *worker) loopOf(s *spec.Spec) workload.Loop {
 // per transaction) and its loop, or its mux.Flow.
 func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort, key []byte) error {
 	k := s.Workload
-	cf := &spec.ClientFlow{Spec: s, Loop: w.loopOf(s), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
+	cf := &datapath.ClientFlow{Spec: s, Loop: w.loopOf(s), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
 	if k.PerTransaction {
 		if err := w.perTransaction(s, f, cf, data, local); err != nil {
 			return err
@@ -157,7 +158,7 @@ func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.Ad
 		f.m = &mux.Flow{FD: cf.FD, Local: cf.Local, Remote: cf.Remote, Walk: cf.Walk, Hist: cf.Loop.Hist}
 		return nil
 	}
-	loop, err := k.Client(cf)
+	loop, err := datapath.Of(k).Client(cf)
 	if err != nil {
 		return err
 	}
@@ -168,7 +169,7 @@ func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.Ad
 // connect makes flow's one data socket: a TCP connection or a connected
 // UDP socket, which with a session's data key has greeted its endpoint and
 // been answered (consent.go).
-func (w *worker) connect(s *spec.Spec, cf *spec.ClientFlow, local netip.AddrPort, key []byte, flow uint32) (int, error) {
+func (w *worker) connect(s *spec.Spec, cf *datapath.ClientFlow, local netip.AddrPort, key []byte, flow uint32) (int, error) {
 	typ := unix.SOCK_STREAM
 	if s.Workload.Datagram {
 		typ = unix.SOCK_DGRAM
@@ -218,7 +219,7 @@ func (w *worker) connect(s *spec.Spec, cf *spec.ClientFlow, local netip.AddrPort
 // flow's connections says what the kernel grants them and, with `local`,
 // that the address can be bound, so a bad one fails now and not as a count
 // of errors.
-func (w *worker) perTransaction(s *spec.Spec, f *flow, cf *spec.ClientFlow, data, local netip.AddrPort) error {
+func (w *worker) perTransaction(s *spec.Spec, f *flow, cf *datapath.ClientFlow, data, local netip.AddrPort) error {
 	probeLocal := netip.AddrPort{}
 	if local.IsValid() {
 		probeLocal = netip.AddrPortFrom(local.Addr(), 0)
@@ -264,7 +265,7 @@ func (w *worker) prepareMux(s *spec.Spec) error {
 		Threads: muxThreads(len(w.flows)), Remote: w.mflows[0].Remote, NoDelay: s.NoDelay,
 		SendBuffer: s.SendBuffer, RecvBuffer: s.RecvBuffer, CPU: s.CPU, Knobs: &s.Knobs}
 	var err error
-	w.mux, err = s.Workload.Mux(w.mflows, cfg)
+	w.mux, err = datapath.Of(s.Workload).Mux(w.mflows, cfg)
 	if err != nil && s.CPU != nil {
 		return &spec.OptionError{Option: "cpu", Err: err}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"netscript/engine/cpu"
+	"netscript/engine/datapath"
 	"netscript/engine/mux"
 	"netscript/engine/proto"
 	"netscript/engine/sock"
@@ -35,7 +36,7 @@ func muxThreads(flows int) int { return max(1, min(runtime.NumCPU(), 8, flows)) 
 
 // multiplexed reports whether the test's connections are served by epoll
 // threads.
-func (t *test) multiplexed() bool { return t.w.MuxServer != nil && t.flows > spec.ThreadedFlows }
+func (t *test) multiplexed() bool { return t.w.MuxServer && t.flows > spec.ThreadedFlows }
 
 // threadCount is how many data-path threads the test runs at most.
 func (t *test) threadCount() int {
@@ -155,9 +156,9 @@ func (t *test) sharedCheck() func() error {
 
 // params is what every server loop of the test is made from; FD is left
 // to the caller.
-func (t *test) params() *spec.ServerParams {
+func (t *test) params() *datapath.ServerParams {
 	m := t.setup
-	return &spec.ServerParams{FD: -1, Request: m.Request, Response: m.Response, Burst: m.Burst, SendSize: t.sendSize,
+	return &datapath.ServerParams{FD: -1, Request: m.Request, Response: m.Response, Burst: m.Burst, SendSize: t.sendSize,
 		RecvSize: t.recvSize, Bytes: m.Bytes, Rate: m.Rate, FastOpen: m.FastOpen, Allowed: t.allowed, Stop: &t.stopped,
 		EndOnEmpty: t.netperf, Transactions: t.npCount(), TCPInfo: m.TCPInfo, QuickAck: t.knobs.QuickAck,
 		ZeroCopy: t.knobs.ZeroCopy}
@@ -180,7 +181,7 @@ func (t *test) serveEndpoint(ep *endpoint, check func() error) {
 	if ep.allowed != nil {
 		p.Allowed = ep.allowed // a UDP endpoint's greeted flows
 	}
-	srv := t.w.Server(p)
+	srv := datapath.Of(t.w).Server(p)
 	srv.Run()
 	o := srv.Outcome()
 	t.add(&o.Counts, o.Err)
@@ -214,7 +215,7 @@ func (t *test) serveConn(fd int, peer netip.AddrPort, ready func()) {
 	defer sock.Close(fd)
 	p := t.params()
 	p.FD = fd
-	srv := t.w.Server(p)
+	srv := datapath.Of(t.w).Server(p)
 	var tcp workload.ServerCounts
 	if err := t.applyKnobs(fd, 0); err != nil {
 		t.fail(err)
@@ -272,7 +273,7 @@ func (t *test) serveMux() {
 	m := t.setup
 	spans := t.beginMuxTCP(conns)
 	// accepted closes once the epoll threads wait for requests.
-	st := t.w.MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, RecvSize: t.recvSize,
+	st := datapath.Of(t.w).MuxServer(conns, mux.ServeConfig{Request: m.Request, Response: m.Response, RecvSize: t.recvSize,
 		SendSize: t.sendSize, Bytes: m.Bytes, Rate: m.Rate, Threads: muxThreads(len(conns)),
 		Stop: &t.stopped, CPU: m.CPU, Ready: func() { close(t.accepted) }, QuickAck: t.knobs.QuickAck})
 	if st.Err != nil {

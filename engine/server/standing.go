@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/datapath"
 	"netscript/engine/limits"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
@@ -197,16 +198,16 @@ func (st *standing) run(th *workload.Threads) {
 	defer release()
 	runtime.LockOSThread() // never unlocked: the thread ends with the endpoint
 	if st.cfg.Workload.Endpoint() {
-		st.cfg.Workload.Server(st.params(st.fd)).Run()
+		datapath.Of(st.cfg.Workload).Server(st.params(st.fd)).Run()
 		return
 	}
 	st.acceptLoop(th)
 }
 
 // params is what the endpoint's server loops are made from.
-func (st *standing) params(fd int) *spec.ServerParams {
+func (st *standing) params(fd int) *datapath.ServerParams {
 	c := &st.cfg
-	return &spec.ServerParams{FD: fd, Request: c.Request, Response: c.Response, SendSize: c.SendSize,
+	return &datapath.ServerParams{FD: fd, Request: c.Request, Response: c.Response, SendSize: c.SendSize,
 		RecvSize: spec.DefaultRecvSize(c.Workload, 0), Standing: true, Stop: &st.stop}
 }
 
@@ -269,7 +270,7 @@ func (st *standing) serveConn(fd int, release func()) {
 	defer st.wg.Done()
 	defer release()
 	runtime.LockOSThread() // never unlocked
-	st.cfg.Workload.Server(st.params(fd)).Run()
+	datapath.Of(st.cfg.Workload).Server(st.params(fd)).Run()
 	st.mu.Lock() // out of the watch before the descriptor may be reused
 	n := st.conns[fd]
 	delete(st.conns, fd)

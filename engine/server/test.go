@@ -180,7 +180,7 @@ func (s *Server) plan(w *spec.Workload, m *proto.Setup) ([]*endpoint, int, error
 	if m.Flows < 0 || flows > spec.MaxFlows {
 		return nil, 0, fmt.Errorf("flows %d out of range 1-%d", m.Flows, spec.MaxFlows)
 	}
-	if flows > spec.MaxThreadFlows && w.Mux == nil {
+	if flows > spec.MaxThreadFlows && !w.MuxClient {
 		return nil, 0, fmt.Errorf("flows: at most %d for %s, got %d", spec.MaxThreadFlows, w, flows)
 	}
 	if m.DataPorts == nil {

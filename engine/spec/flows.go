@@ -64,7 +64,7 @@ func (s *Spec) threadOnly() string {
 // Multiplexed reports whether the test's flows run on a few epoll threads
 // per end (package mux) rather than on a thread each.
 func (s *Spec) Multiplexed() bool {
-	return s.Workload.Mux != nil && s.FlowCount() > ThreadedFlows && s.threadOnly() == ""
+	return s.Workload.MuxClient && s.FlowCount() > ThreadedFlows && s.threadOnly() == ""
 }
 
 // LocalFor returns the source address and port flow i binds ("" and 0
@@ -99,10 +99,10 @@ func (s *Spec) validateFlows() error {
 		return bad("flows", "must be at most %d, got %d", MaxFlows, n)
 	}
 	if n > MaxThreadFlows {
-		if s.Workload.Mux == nil {
+		if !s.Workload.MuxClient {
 			var many []string
 			for _, w := range Workloads() {
-				if w.Mux != nil {
+				if w.MuxClient {
 					many = append(many, w.Name)
 				}
 			}

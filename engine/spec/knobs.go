@@ -1,13 +1,10 @@
 package spec
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-
-	"golang.org/x/sys/unix"
 
 	"netscript/engine/sock"
 )
@@ -192,16 +189,3 @@ func ParseRate(s string) (uint64, error) {
 // clientOnly reports whether a knob is the client's alone, which the far
 // end need not know of (zerocopy is not: tcp_maerts's server sends).
 func clientOnly(name string) bool { return name == OptTCPInfo }
-
-// zeroCopyOf turns MSG_ZEROCOPY on for a flow's socket when zerocopy=True.
-func zeroCopyOf(f *ClientFlow) (*sock.ZeroCopy, error) {
-	if !f.Spec.Knobs.ZeroCopy {
-		return nil, nil
-	}
-	z, err := sock.NewZeroCopy(f.FD)
-	if err != nil {
-		en, _ := errors.Unwrap(err).(unix.Errno)
-		return nil, &sock.KnobError{Option: OptZeroCopy, End: "client", Err: en}
-	}
-	return z, nil
-}

@@ -3,19 +3,15 @@ package spec
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
-
-	"netscript/engine/mux"
-	"netscript/engine/sock"
-	"netscript/engine/workload"
 )
 
 // Workload describes one of netscript's tests, once and in one place: what
 // it is called, what one unit of its work is, its traits, the options it
-// takes beyond those every test takes, and the data paths that run it on
-// each end. The client, the server, the multiplexed runner and every front
-// end ask a Workload instead of switching on which test it is; adding a
-// test is adding a Workload (one file) and listing it in Workloads.
+// takes beyond those every test takes. The client, the server, the
+// multiplexed runner and every front end ask a Workload instead of
+// switching on which test it is; adding a test is adding a Workload (one
+// file), listing it in Workloads, and binding its data loops in
+// engine/datapath.
 type Workload struct {
 	Name    string // netscript's name: "tcp_rr"
 	Netperf string // netperf's name, which results carry: "TCP_RR"
@@ -52,17 +48,15 @@ type Workload struct {
 	// workload takes (see Accepts).
 	Takes []string
 
-	// Client makes one flow's client loop from the flow's sockets.
-	Client func(f *ClientFlow) (workload.ClientLoop, error)
-	// Mux, if set, runs a test of many flows on a few epoll threads per
-	// end (see Spec.Multiplexed); nil keeps a thread per flow.
-	Mux func(flows []*mux.Flow, cfg *mux.Config) (*mux.Runner, error)
-	// Server makes the server loop of one connection, or of one endpoint
-	// when Endpoint reports so.
-	Server func(p *ServerParams) workload.ServerLoop
-	// MuxServer, if set, serves the connections of a test of many flows
-	// on a few epoll threads; nil serves each on a thread of its own.
-	MuxServer func(conns []*mux.Conn, cfg mux.ServeConfig) mux.ServeStats
+	// MuxClient: the client can run a test of many flows on a few epoll
+	// threads (see Spec.Multiplexed); else it keeps a thread per flow, and
+	// at most MaxThreadFlows flows.
+	MuxClient bool
+	// MuxServer: the server serves the connections of a test of many
+	// flows on a few epoll threads; else each on a thread of its own.
+	MuxServer bool
+	// The data loops that run the workload on each end are bound to it in
+	// engine/datapath, so a test's description needs no data path.
 
 	// NetperfClassic is the type of the classic request netperf sends for
 	// this test instead of DO_OMNI (npwire.TypeDoTCPCC for TCP_CC); 0: an
@@ -73,54 +67,6 @@ type Workload struct {
 	// Takes: a builtin takes every knob, and a knob its workload does not
 	// take is refused with the reason why, not as an unknown option.
 	TakesKnobs []string
-}
-
-// ClientFlow is what a workload's client loop is made from: the test, one
-// flow's sockets and addresses, and the loop state every flow starts with.
-type ClientFlow struct {
-	Spec *Spec
-	// Loop is the shared loop state, filled in: limits, stop flag,
-	// histogram, pacer and interim samples.
-	Loop workload.Loop
-	// FD is the flow's connected data socket; -1 for a workload that
-	// opens a connection per transaction.
-	FD     int
-	Family int        // unix.AF_INET or unix.AF_INET6
-	Remote *sock.Addr // the server's data endpoint
-	// Local and Walk, for a connection per transaction: the source each
-	// connection binds (nil: the kernel's choice) and the walk over
-	// source ports, if one was asked for.
-	Local *sock.Addr
-	Walk  *workload.PortWalk
-	// SendSize and RecvSize are the bulk sizes in use on this end.
-	SendSize, RecvSize int
-}
-
-// ServerParams is what a workload's server loop is made from.
-type ServerParams struct {
-	// FD is the endpoint's listener or socket when Endpoint reports so,
-	// else one accepted connection.
-	FD                       int
-	Request, Response, Burst int
-	SendSize, RecvSize       int     // bulk sizes in use on this end
-	Bytes                    uint64  // ServerSends: send exactly this many bytes; 0: until Stop
-	Rate                     float64 // ServerSends: sends per second; 0: unpaced
-	FastOpen                 bool    // count connections whose SYN carried data
-	Standing                 bool    // no control connection: serve until Stop
-	EndOnEmpty               bool    // UDP_RR: an empty datagram ends the test (netperf's end-of-test signal)
-	Transactions             uint64  // a connection per transaction: end after serving this many (netperf -l -N); 0: until Stop
-	Allowed                  *workload.Allow
-	Stop                     *atomic.Bool
-	// Check, for a connection per transaction, is called every
-	// workload.CRRCheckEvery accepts (the daemon's connection rate bound).
-	Check func() error
-	// TCPInfo, for a connection per transaction, reads TCP_INFO of every
-	// connection before it closes (tcp_info=True).
-	TCPInfo bool
-	// QuickAck re-arms TCP_QUICKACK after each receive (quickack=True).
-	QuickAck bool
-	// ZeroCopy sends with MSG_ZEROCOPY (TCP_MAERTS, zerocopy=True).
-	ZeroCopy bool
 }
 
 // Workloads lists every workload, in the order help lists them.
