@@ -10,6 +10,7 @@ import (
 
 	"netscript/engine/result"
 	"netscript/script"
+	"netscript/session"
 	"netscript/starlib"
 )
 
@@ -33,7 +34,7 @@ func TestScriptRoundTrip(t *testing.T) {
 		if !strings.HasPrefix(src, "# netperf "+line+"\n") {
 			t.Errorf("%s: the script does not start with the command line:\n%s", line, src)
 		}
-		env := starlib.NewEnv("test")
+		env := session.New("test")
 		var out bytes.Buffer
 		env.Stdout = &out
 		var got []*result.Result
@@ -43,7 +44,7 @@ func TestScriptRoundTrip(t *testing.T) {
 			}
 		}
 		th := starlib.NewThread("main", env, context.Background())
-		if _, err := script.Exec(th, &script.Script{Name: "netperf.star", Src: []byte(src)}); err != nil {
+		if _, err := script.Exec(th, &session.Script{Name: "netperf.star", Src: []byte(src)}); err != nil {
 			env.Close()
 			t.Fatalf("%s: the script fails: %v\n%s", line, err, src)
 		}
@@ -206,7 +207,7 @@ func TestInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	defer env.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()

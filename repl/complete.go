@@ -20,7 +20,7 @@ const indent = "    "
 // complete is liner's word completer: for the word before the cursor it
 // returns the text before the word, the candidates, and the text after the
 // cursor.
-func (s *session) complete(line string, pos int) (string, []string, string) {
+func (s *console) complete(line string, pos int) (string, []string, string) {
 	runes := []rune(line)
 	before, tail := string(runes[:pos]), string(runes[pos:])
 	return Complete(s.globals, before, tail)

@@ -11,7 +11,7 @@ import (
 // confidence() loop's finished iterations (a value marked partial), or
 // the result a test measured until it was cut short. It returns lead
 // followed by what was kept and where, or lead alone (nothing kept).
-func (s *session) keepPartial(lead string, err error) string {
+func (s *console) keepPartial(lead string, err error) string {
 	sep := "; "
 	if lead == "" {
 		sep = ""

@@ -25,6 +25,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"netscript/script"
+	"netscript/session"
 	"netscript/starlib"
 )
 
@@ -55,9 +56,9 @@ func HistoryPath() string {
 	return filepath.Join(dir, "netscript", "history")
 }
 
-// session is one interactive session's state.
-type session struct {
-	env     *starlib.Env
+// console is one interactive session's state.
+type console struct {
+	env     *session.Session
 	line    *liner.State
 	th      *starlark.Thread
 	globals starlark.StringDict
@@ -70,8 +71,8 @@ type session struct {
 
 // Run holds an interactive session on the terminal until Ctrl-D, and
 // returns the exit status (0).
-func Run(env *starlib.Env, o Options) int {
-	s := &session{env: env, globals: script.Globals(nil), history: o.HistoryFile}
+func Run(env *session.Session, o Options) int {
+	s := &console{env: env, globals: script.Globals(nil), history: o.HistoryFile}
 	if s.history == "" {
 		s.history = HistoryPath()
 	}
@@ -119,7 +120,7 @@ func Run(env *starlib.Env, o Options) int {
 // rep reads one statement (several lines for a def, for, if or while),
 // runs it and prints the value of an expression. It returns io.EOF when
 // the user leaves with Ctrl-D at the first prompt.
-func (s *session) rep() error {
+func (s *console) rep() error {
 	var text strings.Builder
 	prompt := Prompt
 	var eof, aborted bool
@@ -164,7 +165,7 @@ func (s *session) rep() error {
 
 // exec runs a parsed statement with its own context, which Ctrl-C cancels
 // together with the thread.
-func (s *session) exec(f *syntax.File, src []byte) {
+func (s *console) exec(f *syntax.File, src []byte) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var interrupted bool
@@ -179,7 +180,7 @@ func (s *session) exec(f *syntax.File, src []byte) {
 
 	var v starlark.Value
 	var err error
-	s.env.KeepSyntax(f) // parallel() freezes only the globals its branches use
+	starlib.KeepSyntax(s.th, f) // parallel() freezes only the globals its branches use
 	if expr := soleExpr(f); expr != nil {
 		v, err = starlark.EvalExprOptions(f.Options, s.th, expr, s.globals)
 	} else {
@@ -227,7 +228,7 @@ func soleExpr(f *syntax.File) syntax.Expr {
 }
 
 // readHistory loads the history file, if there is one.
-func (s *session) readHistory() {
+func (s *console) readHistory() {
 	if s.history == "" {
 		return
 	}
@@ -239,7 +240,7 @@ func (s *session) readHistory() {
 
 // saveHistory writes the history file, creating its directory; a failure
 // is reported once and then ignored, since the session works without it.
-func (s *session) saveHistory() {
+func (s *console) saveHistory() {
 	if s.history == "" {
 		return
 	}

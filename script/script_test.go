@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"netscript/script"
+	"netscript/session"
 	"netscript/starlib"
 )
 
@@ -80,7 +81,7 @@ func TestLoad(t *testing.T) {
 	write("lib/util.star", "calls = []\ndef twice(x):\n    return 2 * x\n")
 	write("lib/more.star", `load("util.star", "twice")`+"\nfour = twice(2)\n")
 	main := write("main.star", `load("lib/util.star", "twice")`+"\n"+`load("lib/more.star", "four")`+"\nresult = twice(four)\n")
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	defer env.Close()
 	th := starlib.NewThread("main", env, context.Background())
 	sc, err := script.ReadScript(main)
@@ -89,7 +90,7 @@ func TestLoad(t *testing.T) {
 	}
 	g, err := script.Exec(th, sc)
 	if err != nil {
-		t.Fatal(script.FormatError(err, sc.Source()))
+		t.Fatal(script.FormatError(err, script.Source(sc)))
 	}
 	if g["result"].String() != "8" {
 		t.Errorf("result = %v, want 8", g["result"])
@@ -108,7 +109,7 @@ func TestLoad(t *testing.T) {
 // under the column; a runtime error at the top level is one line with its
 // position; deeper down, the backtrace.
 func TestFormatError(t *testing.T) {
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	defer env.Close()
 	for _, c := range []struct {
 		name, src string
@@ -119,13 +120,13 @@ func TestFormatError(t *testing.T) {
 		{"top level", "x = 1 // 0\n", []string{"t.star:1:7: floored division by zero"}},
 		{"nested", "def f():\n    return 1 // 0\nf()\n", []string{"Traceback (most recent call last):", "t.star:3:2: in <toplevel>", "t.star:2:14: in f"}},
 	} {
-		sc := &script.Script{Name: "t.star", Src: []byte(c.src)}
+		sc := &session.Script{Name: "t.star", Src: []byte(c.src)}
 		_, err := script.Exec(starlib.NewThread("main", env, context.Background()), sc)
 		if err == nil {
 			t.Errorf("%s: no error", c.name)
 			continue
 		}
-		got := script.FormatError(err, sc.Source())
+		got := script.FormatError(err, script.Source(sc))
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q lacks %q", c.name, got, w)

@@ -6,13 +6,14 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/stats"
+	"netscript/session"
 )
 
 // warnFewRuns warns on stderr, once per script, when compare() runs each
 // side fewer than stats.MinCompareRuns times: below it, Welch's interval
 // calls identical configurations different more often than its level says
 // when their noise differs. where is the script position of the call.
-func warnFewRuns(env *Env, runs int, where string) {
+func warnFewRuns(env *session.Session, runs int, where string) {
 	if env.Stderr == nil || runs >= stats.MinCompareRuns {
 		return
 	}
@@ -23,7 +24,7 @@ func warnFewRuns(env *Env, runs int, where string) {
 	text := fmt.Sprintf("compare()%s: runs=%d: with fewer than %d runs each, identical configurations whose noise differs "+
 		"come out significant more often than the level says (simulated at level 95 with runs=2: up to 6.2 %% of comparisons "+
 		"instead of 5 %%); use runs=%d or more", at, runs, stats.MinCompareRuns, stats.MinCompareRuns)
-	if !env.warned.first(text) {
+	if !env.FirstWarning(text) {
 		return // said once per script
 	}
 	fmt.Fprintf(env.Stderr, "netscript: warning: %s (said once)\n", text)

@@ -10,6 +10,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/client"
+	"netscript/session"
 )
 
 // feeder is Starlark that defines seq(*vals), a zero-argument function
@@ -24,7 +25,7 @@ def seq(*vals):
 `
 
 // runCaptured runs code and returns what it wrote to stderr.
-func runCaptured(t *testing.T, code string) (stderr string, env *Env) {
+func runCaptured(t *testing.T, code string) (stderr string, env *session.Session) {
 	t.Helper()
 	th, env := newTestThread(t)
 	var errBuf bytes.Buffer

@@ -8,37 +8,22 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/spec"
+	"netscript/session"
 )
 
-// Target is where the workload calls of a script that name no host go:
-// `netscript --host ADDR [--port N] [--server KIND]` (or $NETSCRIPT_HOST,
-// $NETSCRIPT_PORT) sets it, so a script written against the embedded
-// server runs against a daemon unchanged. The zero Target is the embedded
-// server.
-type Target struct {
-	Host   string `json:"host"`             // address or name, as host= takes it
-	Port   int    `json:"port,omitempty"`   // 0: the server kind's default port
-	Server string `json:"server,omitempty"` // "" or "netscript", or "netserver"
-	From   string `json:"from,omitempty"`   // where it was set: "flags", "environment", "record"
-}
-
-// String is host:port as a user writes it, with the kind when not netscript.
-func (t Target) String() string {
-	s := t.Host
-	if t.Port != 0 {
-		s = fmt.Sprintf("%s port %d", s, t.Port)
-	}
-	if t.Server != "" && t.Server != spec.ServerNetscript {
-		s += " (" + t.Server + ")"
-	}
-	return s
-}
-
 // defaultSet holds the options defaults() set, for the workload calls that
-// follow; Env keeps one per script (or REPL session).
+// follow; the session keeps one per script (or REPL session).
 type defaultSet struct {
 	mu   sync.Mutex
 	vals map[string]starlark.Value // frozen values, by option name
+}
+
+// defaultsKey is the key of a session's defaultSet.
+type defaultsKey struct{}
+
+// defaultsOf returns the defaults of the session s.
+func defaultsOf(s *session.Session) *defaultSet {
+	return s.State(defaultsKey{}, func() any { return &defaultSet{} }).(*defaultSet)
 }
 
 // lengthOptions end a test; a call that gives one of them replaces a
@@ -58,7 +43,7 @@ func isLength(name string) bool {
 // the script's defaults and target added for what the call leaves out. A
 // default w does not take is left out for w (defaults(burst=4) does not
 // make tcp_stream fail); an option the call gives wins over its default.
-func (e *Env) withDefaults(w *spec.Workload, kwargs []starlark.Tuple) []starlark.Tuple {
+func withDefaults(e *session.Session, w *spec.Workload, kwargs []starlark.Tuple) []starlark.Tuple {
 	named := map[string]bool{}
 	length := false
 	for _, kv := range kwargs {
@@ -71,15 +56,16 @@ func (e *Env) withDefaults(w *spec.Workload, kwargs []starlark.Tuple) []starlark
 		out = append(out[:len(out):len(out)], starlark.Tuple{starlark.String(name), v})
 		named[name] = true
 	}
-	e.defaults.mu.Lock()
+	defaults := defaultsOf(e)
+	defaults.mu.Lock()
 	for _, o := range options { // in the table's order, so errors are stable
-		v, ok := e.defaults.vals[o.name]
+		v, ok := defaults.vals[o.name]
 		if !ok || named[o.name] || !w.Accepts(o.name) || (length && isLength(o.name)) {
 			continue
 		}
 		add(o.name, v)
 	}
-	e.defaults.mu.Unlock()
+	defaults.mu.Unlock()
 	if t := e.Target; t.Host != "" && !named["host"] && w.Accepts("host") {
 		add("host", starlark.String(t.Host))
 		if t.Port != 0 && !named["port"] {
@@ -137,26 +123,27 @@ func defaultsBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 			return nil, fmt.Errorf("%s: %w", b.Name(), err)
 		}
 	}
-	env.defaults.mu.Lock()
-	defer env.defaults.mu.Unlock()
-	if env.defaults.vals == nil {
-		env.defaults.vals = map[string]starlark.Value{}
+	defaults := defaultsOf(env)
+	defaults.mu.Lock()
+	defer defaults.mu.Unlock()
+	if defaults.vals == nil {
+		defaults.vals = map[string]starlark.Value{}
 	}
 	for _, kv := range kwargs {
 		name := string(kv[0].(starlark.String))
 		if kv[1] == starlark.None {
-			delete(env.defaults.vals, name) // back to the workload's own default
+			delete(defaults.vals, name) // back to the workload's own default
 			continue
 		}
 		kv[1].Freeze()
-		env.defaults.vals[name] = kv[1]
+		defaults.vals[name] = kv[1]
 	}
 	if len(kwargs) > 0 {
 		return starlark.None, nil
 	}
-	d := starlark.NewDict(len(env.defaults.vals))
+	d := starlark.NewDict(len(defaults.vals))
 	for _, o := range options {
-		if v, ok := env.defaults.vals[o.name]; ok {
+		if v, ok := defaults.vals[o.name]; ok {
 			d.SetKey(starlark.String(o.name), v)
 		}
 	}

@@ -19,11 +19,6 @@ func envBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	return NewEnvInfo(env.SysInfo()), nil
 }
 
-// SysInfo describes this machine and the netscript build env runs.
-func (e *Env) SysInfo() sysinfo.Info {
-	return sysinfo.Collect(e.Version, e.Commit)
-}
-
 // NewEnvInfo wraps a machine description as the read-only value env()
 // returns; str() of it is the one-line summary.
 func NewEnvInfo(info sysinfo.Info) *Record {

@@ -4,20 +4,8 @@ import (
 	"go.starlark.net/lib/json"
 	"go.starlark.net/starlark"
 
-	"netscript/engine/client"
 	"netscript/engine/result"
 )
-
-// alsoInterim returns a callback that gives each interim sample to first
-// and then, if set, to shown (the live display).
-func alsoInterim(first, shown func(client.Interim)) func(client.Interim) {
-	return func(i client.Interim) {
-		first(i)
-		if shown != nil {
-			shown(i)
-		}
-	}
-}
 
 // ResultJSON is r.to_dict() of a result encoded as JSON, the form
 // --json-lines writes.

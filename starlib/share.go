@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"netscript/session"
 )
 
 // What the branches of parallel() share, and why it is frozen.
@@ -25,11 +27,11 @@ import (
 // rows.append(parallel(...)[0]) works as long as no branch names rows.
 // Freezing the whole module instead would be simpler, but would break
 // exactly that common pattern (scripts/latency_under_load.star). Where
-// the syntax of a function is not known (Env.KeepSyntax), every global of
+// the syntax of a function is not known (KeepSyntax), every global of
 // its module is frozen.
 
 // freezeShared freezes what the callables fns can reach (see above).
-func freezeShared(env *Env, fns []starlark.Callable) {
+func freezeShared(env *session.Session, fns []starlark.Callable) {
 	z := &freezer{env: env, seen: map[starlark.Value]bool{}, globals: map[*starlark.Module]starlark.StringDict{}}
 	for _, fn := range fns {
 		z.value(fn)
@@ -39,7 +41,7 @@ func freezeShared(env *Env, fns []starlark.Callable) {
 // freezer walks values, freezing each and following the functions it
 // meets into the globals they use.
 type freezer struct {
-	env     *Env
+	env     *session.Session
 	seen    map[starlark.Value]bool // functions, lists, dicts and sets already walked
 	globals map[*starlark.Module]starlark.StringDict
 }
@@ -112,7 +114,7 @@ func (z *freezer) uses(fn *starlark.Function) {
 		z.globals[m] = g
 	}
 	pre := m.Predeclared()
-	names, known := z.env.namesOf(fn)
+	names, known := namesOf(z.env, fn)
 	if !known {
 		for _, v := range g {
 			z.value(v)

@@ -8,13 +8,15 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarktest"
+
+	"netscript/session"
 )
 
 // newTestThread returns a thread with a fresh environment whose output is
 // discarded, and closes the environment when the test ends.
-func newTestThread(t *testing.T) (*starlark.Thread, *Env) {
+func newTestThread(t *testing.T) (*starlark.Thread, *session.Session) {
 	t.Helper()
-	env := NewEnv("test")
+	env := session.New("test")
 	env.Stdout, env.Stderr = io.Discard, io.Discard
 	t.Cleanup(func() { env.Close() })
 	th := NewThread(t.Name(), env, context.Background())

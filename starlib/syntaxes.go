@@ -7,6 +7,8 @@ import (
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"netscript/session"
 )
 
 // ExecFile runs a Starlark file (or a -c snippet) on th in netscript's
@@ -20,33 +22,41 @@ func ExecFile(th *starlark.Thread, filename string, src any, pre starlark.String
 	if err != nil {
 		return nil, err
 	}
-	if env, err := envOf(th); err == nil {
-		env.KeepSyntax(f)
-	}
+	KeepSyntax(th, f)
 	g, err := prog.Init(th, pre)
 	g.Freeze()
 	return g, err
 }
 
-// KeepSyntax remembers the syntax tree of a file or REPL statement this
-// environment runs (before or after it is resolved), so that parallel()
-// can tell which globals the functions defined in it use and freeze only
+// KeepSyntax remembers the syntax tree of a file or REPL statement th's
+// session runs (before or after it is resolved), so that parallel() can
+// tell which globals the functions defined in it use and freeze only
 // those. For a function whose syntax it does not know, parallel() freezes
 // every global of its module. ExecFile keeps what it runs by itself.
-func (e *Env) KeepSyntax(f *syntax.File) {
-	if len(f.Stmts) == 0 {
+func KeepSyntax(th *starlark.Thread, f *syntax.File) {
+	env, err := envOf(th)
+	if err != nil || len(f.Stmts) == 0 {
 		return
 	}
-	e.syntax.mu.Lock()
-	defer e.syntax.mu.Unlock()
-	if e.syntax.files == nil {
-		e.syntax.files = map[syntax.Position]*syntax.File{}
-		e.syntax.names = map[syntax.Position][]string{}
+	e := syntaxesOf(env)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.files == nil {
+		e.files = map[syntax.Position]*syntax.File{}
+		e.names = map[syntax.Position][]string{}
 	}
-	e.syntax.files[fileKey(syntax.Start(f.Stmts[0]))] = f
+	e.files[fileKey(syntax.Start(f.Stmts[0]))] = f
 }
 
-// syntaxes are the syntax trees an environment ran, by file, and what was
+// syntaxesKey is the key of a session's syntaxes.
+type syntaxesKey struct{}
+
+// syntaxesOf returns the syntax trees the session s ran.
+func syntaxesOf(s *session.Session) *syntaxes {
+	return s.State(syntaxesKey{}, func() any { return &syntaxes{} }).(*syntaxes)
+}
+
+// syntaxes are the syntax trees a session ran, by file, and what was
 // learnt from them, by function.
 type syntaxes struct {
 	mu    sync.Mutex
@@ -66,14 +76,15 @@ func fileKey(p syntax.Position) syntax.Position {
 // with the bodies of the functions nested in it; ok is false when fn's
 // syntax is not known (a file run by other means than ExecFile or
 // KeepSyntax).
-func (e *Env) namesOf(fn *starlark.Function) (names []string, ok bool) {
+func namesOf(env *session.Session, fn *starlark.Function) (names []string, ok bool) {
 	pos := fn.Position()
-	e.syntax.mu.Lock()
-	defer e.syntax.mu.Unlock()
-	if names, ok := e.syntax.names[pos]; ok {
+	e := syntaxesOf(env)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if names, ok := e.names[pos]; ok {
 		return names, true
 	}
-	f := e.syntax.files[fileKey(pos)]
+	f := e.files[fileKey(pos)]
 	if f == nil {
 		return nil, false
 	}
@@ -112,6 +123,6 @@ func (e *Env) namesOf(fn *starlark.Function) (names []string, ok bool) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	e.syntax.names[pos] = names
+	e.names[pos] = names
 	return names, true
 }

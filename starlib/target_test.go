@@ -9,6 +9,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/sock"
+	"netscript/session"
 )
 
 // TestHostPort runs tests against the embedded server named by its
@@ -46,7 +47,7 @@ func TestTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.Target = Target{Host: ap.Addr().String(), Port: int(ap.Port())}
+	env.Target = session.Target{Host: ap.Addr().String(), Port: int(ap.Port())}
 	// No host: the target, which is the embedded server's address given
 	// as a remote host, so the result names it.
 	g, err := starlark.ExecFileOptions(FileOptions(), th, "t.star", `r = tcp_rr(transactions=5)`, Predeclared())
@@ -76,7 +77,7 @@ func TestTarget(t *testing.T) {
 		t.Errorf("named host: got %v, want a failure to reach 127.0.0.2:12866", err)
 	}
 	// The target's kind: netserver on a netscript daemon fails, naming it.
-	env.Target = Target{Host: "127.0.0.1", Port: int(ap.Port()), Server: "netserver"}
+	env.Target = session.Target{Host: "127.0.0.1", Port: int(ap.Port()), Server: "netserver"}
 	_, err = starlark.ExecFileOptions(FileOptions(), th, "t.star", `tcp_rr(transactions=5)`, Predeclared())
 	if err == nil || !strings.Contains(err.Error(), netip.AddrPortFrom(ap.Addr(), ap.Port()).String()) {
 		t.Errorf("netserver target: got %v, want an error naming %s", err, ap)

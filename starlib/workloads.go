@@ -6,17 +6,16 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"netscript/engine/agent"
-	"netscript/engine/client"
 	"netscript/engine/result"
 	"netscript/engine/spec"
+	"netscript/session"
 )
 
 // newWorkloadBuiltin returns the builtin that runs workload w.
 func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 	return starlark.NewBuiltin(w.Name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if env, err := envOf(th); err == nil {
-			kwargs = env.withDefaults(w, kwargs)
+			kwargs = withDefaults(env, w, kwargs)
 		}
 		s, err := parseSpec(w, args, kwargs)
 		if err != nil {
@@ -34,53 +33,36 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 	})
 }
 
-// runSpec runs one test, against the embedded server when no host is given.
+// runSpec runs one test through the session, in a script's terms, and
+// warns of what a user must know before trusting its result.
 func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
 	env, err := envOf(th)
 	if err != nil {
 		return nil, err
 	}
-	opt := client.Options{Threads: &env.Threads, Progress: progressOf(env), Interim: interimOf(env), Gate: gateOf(th), Token: env.Token}
-	if s.Client != "" {
-		// A daemon runs the client side: nothing runs here but the
-		// conversation with it.
-		opt.Progress, opt.Interim = nil, nil
-		res, err := agent.Run(ctxOf(th), s, opt)
-		scriptNotes(res)
-		env.resultMade(&s, res, err)
-		warn(env, s.Workload, res)
-		return res, err
-	}
-	if s.Host == "" && !s.NoControl {
-		ap, err := env.Embedded(s.Family)
-		if err != nil {
-			return nil, err
-		}
-		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
-		opt.Embedded = true
-	}
-	// A test that fails after it started returns a *client.TestError whose
-	// message carries what was measured until then, so it is not lost.
-	res, err := client.Run(ctxOf(th), s, opt)
-	if opt.Embedded {
-		err = embeddedBound(err)
-	}
-	scriptNotes(res)
-	env.resultMade(&s, res, err)
-	if env.Progress != nil {
-		env.Progress.Done()
-	}
+	res, err := env.Run(ctxOf(th), s, session.RunOptions{Gate: gateOf(th), Words: scriptWords})
 	warn(env, s.Workload, res)
 	return res, err
 }
 
+// scriptWords words what the engine returned as a script reads it: the
+// notes in a script's syntax, and a bound of the embedded server with the
+// way around it.
+func scriptWords(res *result.Result, err error, embedded bool) error {
+	if embedded {
+		err = embeddedBound(err)
+	}
+	scriptNotes(res)
+	return err
+}
+
 // warn writes to stderr what a user must know before trusting a result: a
 // Fast Open test in which Fast Open could not work, once per cause.
-func warn(env *Env, w *spec.Workload, res *result.Result) {
+func warn(env *session.Session, w *spec.Workload, res *result.Result) {
 	if res == nil || res.FastOpen == nil || res.FastOpen.Note == "" || env.Stderr == nil {
 		return
 	}
-	if !env.warned.first(w.Name + res.FastOpen.Note) {
+	if !env.FirstWarning(w.Name + res.FastOpen.Note) {
 		return // once per cause per script; each result's notes keep it
 	}
 	fmt.Fprintf(env.Stderr, "netscript: warning: %s: fastopen: %s (said once; r.fastopen.note has it for each test)\n", w.Name, res.FastOpen.Note)

@@ -23,7 +23,7 @@ import (
 	"netscript/engine/auth"
 	"netscript/engine/sysinfo"
 	"netscript/record"
-	"netscript/starlib"
+	"netscript/session"
 )
 
 // Set at build time by the Makefile (-ldflags -X).
@@ -121,7 +121,7 @@ type flags struct {
 
 	replayOf    *record.Run    // replay: the record run again, kept in the new record
 	targetFlags                // --host, --port, --server as given
-	target      starlib.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
+	target      session.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
 	jsonLines   string         // --json-lines FILE ("-": stdout)
 }
 

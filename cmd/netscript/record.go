@@ -8,6 +8,7 @@ import (
 	"netscript/engine/sysinfo"
 	"netscript/record"
 	"netscript/script"
+	"netscript/session"
 )
 
 // replay runs a recorded script again with its recorded args (NAME=VALUE
@@ -35,7 +36,7 @@ func replay(o flags, args []string) int {
 	for k, v := range override {
 		kv[k] = v
 	}
-	sc := &script.Script{Name: run.Script.Name, Src: []byte(run.Script.Text), Args: kv}
+	sc := &session.Script{Name: run.Script.Name, Src: []byte(run.Script.Text), Args: kv}
 	was := *run
 	was.ReplayOf = nil // a replay of a replay keeps one generation
 	o.replayOf = &was

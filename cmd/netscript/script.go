@@ -19,6 +19,7 @@ import (
 	"netscript/record"
 	"netscript/repl"
 	"netscript/script"
+	"netscript/session"
 	"netscript/session/progress"
 	"netscript/starlib"
 )
@@ -26,10 +27,10 @@ import (
 // scriptCommand runs a file, a -c snippet, or stdin; with neither and a
 // terminal on stdin and stdout, the interactive session.
 func scriptCommand(o flags, args []string) int {
-	var sc *script.Script
+	var sc *session.Script
 	switch {
 	case o.code != nil:
-		sc = &script.Script{Name: "<command-line>", Src: []byte(*o.code)}
+		sc = &session.Script{Name: "<command-line>", Src: []byte(*o.code)}
 	case len(args) > 0:
 		var err error
 		if sc, err = script.ReadScript(args[0]); err != nil {
@@ -56,7 +57,7 @@ func scriptCommand(o flags, args []string) int {
 			fmt.Fprintf(os.Stderr, "netscript: read stdin: %v\n", err)
 			return exitUsage
 		}
-		sc = &script.Script{Name: "<stdin>", Src: src}
+		sc = &session.Script{Name: "<stdin>", Src: src}
 	}
 	kv, err := script.ParseArgs(args)
 	if err != nil {
@@ -68,10 +69,10 @@ func scriptCommand(o flags, args []string) int {
 	return code
 }
 
-// newEnv returns the environment of this process: version and commit, and
+// newEnv returns the session of this process: version and commit, and
 // live progress when stderr is a terminal and --quiet was not given.
-func newEnv(o flags) *starlib.Env {
-	env := starlib.NewEnv(version)
+func newEnv(o flags) *session.Session {
+	env := session.New(version)
 	env.Commit = commit
 	env.Token = o.token
 	env.Target = o.target
@@ -90,7 +91,7 @@ func newEnv(o flags) *starlib.Env {
 // produced. With --record, the record file is opened before anything runs
 // (so a path that cannot be written costs no measurement) and written at
 // the end, whatever the end was.
-func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
+func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	var out *os.File
 	if o.record != "" {
 		f, err := os.OpenFile(o.record, os.O_WRONLY|os.O_CREATE, 0o644)
@@ -158,7 +159,7 @@ func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 		reportInterrupt(os.Stderr, err)
 	case err != nil:
 		code = exitScriptError
-		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, sc.Source()))
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, script.Source(sc)))
 	}
 	if jl != nil {
 		if jerr := jl.Close(); jerr != nil {

@@ -15,14 +15,15 @@ import (
 	"go.starlark.net/starlarktest"
 
 	"netscript/engine/result"
+	"netscript/session"
 	"netscript/starlib"
 )
 
-// NewThread returns a thread with a fresh environment whose output is
-// discarded, and closes the environment when the test ends.
-func NewThread(t testing.TB) (*starlark.Thread, *starlib.Env) {
+// NewThread returns a thread over a fresh session whose output is
+// discarded, and closes the session when the test ends.
+func NewThread(t testing.TB) (*starlark.Thread, *session.Session) {
 	t.Helper()
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	env.Stdout, env.Stderr = io.Discard, io.Discard
 	t.Cleanup(func() { env.Close() })
 	th := starlib.NewThread(t.Name(), env, context.Background())
