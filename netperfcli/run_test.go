@@ -12,6 +12,7 @@ import (
 	"netscript/script"
 	"netscript/session"
 	"netscript/starlib"
+	"netscript/starlib/thread"
 )
 
 // TestScriptRoundTrip prints the script of a command line, runs it, and
@@ -43,7 +44,7 @@ func TestScriptRoundTrip(t *testing.T) {
 				got = append(got, r)
 			}
 		}
-		th := starlib.NewThread("main", env, context.Background())
+		th := thread.New("main", env, context.Background())
 		if _, err := script.Exec(th, &session.Script{Name: "netperf.star", Src: []byte(src)}); err != nil {
 			env.Close()
 			t.Fatalf("%s: the script fails: %v\n%s", line, err, src)

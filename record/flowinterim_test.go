@@ -10,6 +10,7 @@ import (
 	"netscript/engine/result"
 	"netscript/starlib"
 	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // TestRecordKeepsFlowInterim: each flow's interim samples are written to
@@ -40,7 +41,7 @@ func TestRecordKeepsFlowInterim(t *testing.T) {
 		!reflect.DeepEqual(got.Interim, res.Interim) {
 		t.Fatalf("after the round trip: interim %+v, flows %+v", got.Interim, got.Flows)
 	}
-	r := starlib.NewResult(got)
+	r := values.NewResult(got)
 	flows, err := output.Field(r, "flows")
 	if err != nil {
 		t.Fatal(err)

@@ -19,8 +19,8 @@ import (
 	"netscript/engine/result"
 	"netscript/engine/sysinfo"
 	"netscript/session"
-	"netscript/starlib"
 	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // Format names the layout of a run record; ReadRun refuses others.
@@ -229,7 +229,7 @@ func (run *Run) Tables() (string, error) {
 		if _, ok := groups[res.Test]; !ok {
 			order = append(order, res.Test)
 		}
-		groups[res.Test] = append(groups[res.Test], starlib.NewResult(&res))
+		groups[res.Test] = append(groups[res.Test], values.NewResult(&res))
 	}
 	var parts []string
 	for _, test := range order {

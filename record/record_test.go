@@ -16,6 +16,8 @@ import (
 	"netscript/internal/stoptest"
 	"netscript/session"
 	"netscript/starlib"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 // TestRecorderSeesEveryResult: every test a script runs reaches
@@ -30,7 +32,7 @@ func TestRecorderSeesEveryResult(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	starlib.SetContext(th, ctx)
+	thread.SetContext(th, ctx)
 	env.Progress = &stoptest.OnWork{Cancel: cancel} // cut it once it has counted work
 	start := time.Now()
 	_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "cut.star", "tcp_rr(duration=30)\n", starlib.Predeclared())
@@ -65,7 +67,7 @@ func fixedRun() *Run {
 	run.Start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	run.End = run.Start.Add(6500 * time.Millisecond)
 	for v := range startest.FixedResults()["mixed"].(*starlark.List).Elements() {
-		res := *v.(*starlib.Record).Value().(*result.Result)
+		res := *v.(*values.Record).Value().(*result.Result)
 		run.Results = append(run.Results, RunResult{Result: &res})
 	}
 	cut := *run.Results[0].Result

@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"netscript/engine/client"
-	"netscript/starlib"
+	"netscript/starlib/values"
 )
 
 // keepPartial binds to _ what a statement stopped by err had finished: a
@@ -16,15 +16,15 @@ func (s *console) keepPartial(lead string, err error) string {
 	if lead == "" {
 		sep = ""
 	}
-	var pe *starlib.PartialError
+	var pe *values.PartialError
 	if errors.As(err, &pe) && pe.Value != nil {
 		s.globals["_"] = pe.Value
 		return lead + sep + "kept in _: " + pe.What + ": " + pe.Value.String()
 	}
 	var te *client.TestError
 	if errors.As(err, &te) && te.Partial != nil {
-		s.globals["_"] = starlib.NewResult(te.Partial)
-		return lead + sep + "measured before that: " + starlib.Summary(te.Partial) + " (kept in _)"
+		s.globals["_"] = values.NewResult(te.Partial)
+		return lead + sep + "measured before that: " + values.Summary(te.Partial) + " (kept in _)"
 	}
 	return lead
 }

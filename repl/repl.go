@@ -27,6 +27,7 @@ import (
 	"netscript/script"
 	"netscript/session"
 	"netscript/starlib"
+	"netscript/starlib/thread"
 )
 
 // Options adjust a session.
@@ -82,7 +83,7 @@ func Run(env *session.Session, o Options) int {
 	opts.LoadBindsGlobally = true
 	s.opts = &opts
 
-	s.th = starlib.NewThread("repl", env, context.Background())
+	s.th = thread.New("repl", env, context.Background())
 	s.th.Load = script.LoadFunc(s.globals)
 
 	defer assumeColumns(os.Stdout)()
@@ -169,7 +170,7 @@ func (s *console) exec(f *syntax.File, src []byte) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var interrupted bool
-	starlib.SetContext(s.th, ctx)
+	thread.SetContext(s.th, ctx)
 	s.mu.Lock()
 	s.cancel = func() {
 		interrupted = true
@@ -180,7 +181,7 @@ func (s *console) exec(f *syntax.File, src []byte) {
 
 	var v starlark.Value
 	var err error
-	starlib.KeepSyntax(s.th, f) // parallel() freezes only the globals its branches use
+	thread.KeepSyntax(s.th, f) // parallel() freezes only the globals its branches use
 	if expr := soleExpr(f); expr != nil {
 		v, err = starlark.EvalExprOptions(f.Options, s.th, expr, s.globals)
 	} else {

@@ -12,6 +12,7 @@ import (
 	"netscript/starlib"
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
+	"netscript/starlib/values"
 )
 
 // Figure is one picture of a run, with the title it is shown under.
@@ -47,7 +48,7 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 		if rr.Partial {
 			res.Brand = strings.TrimSpace(res.Brand + " (partial)")
 		}
-		v := starlib.NewResult(&res)
+		v := values.NewResult(&res)
 		if _, ok := groups[res.Units]; !ok {
 			order = append(order, res.Units)
 		}

@@ -16,9 +16,9 @@ import (
 
 	"netscript/engine/sysinfo"
 	"netscript/record"
-	"netscript/starlib"
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
+	"netscript/starlib/values"
 )
 
 // Picture size in the report, in points (gonum's SVG unit).
@@ -128,7 +128,7 @@ func resultTablesOf(b *bytes.Buffer, results []record.RunResult, fields func([]s
 		if _, ok := groups[res.Test]; !ok {
 			order = append(order, res.Test)
 		}
-		groups[res.Test] = append(groups[res.Test], starlib.NewResult(&res))
+		groups[res.Test] = append(groups[res.Test], values.NewResult(&res))
 	}
 	for _, test := range order {
 		rows := groups[test]

@@ -12,6 +12,7 @@ import (
 
 	"netscript/session"
 	"netscript/starlib"
+	"netscript/starlib/thread"
 )
 
 // ReadScript reads a script file, refusing directories and text that is
@@ -145,14 +146,14 @@ func (l *loader) load(th *starlark.Thread, module string) (starlark.StringDict, 
 		e.err, e.loading = err, false
 		return nil, err
 	}
-	child := starlib.NewLoadThread(th, "load "+path)
+	child := thread.NewLoad(th, "load "+path)
 	child.Load = l.load
 	// Ctrl-C cancels the statement's context: stop the module's own code
 	// too, not only the tests it runs.
 	done := make(chan struct{})
 	go func() {
 		select {
-		case <-starlib.Context(th).Done():
+		case <-thread.Context(th).Done():
 			child.Cancel("interrupted")
 		case <-done:
 		}

@@ -9,7 +9,7 @@ import (
 
 	"netscript/script"
 	"netscript/session"
-	"netscript/starlib"
+	"netscript/starlib/thread"
 )
 
 // TestParseArgs: NAME=VALUE pairs, values kept as strings; a pair without
@@ -83,7 +83,7 @@ func TestLoad(t *testing.T) {
 	main := write("main.star", `load("lib/util.star", "twice")`+"\n"+`load("lib/more.star", "four")`+"\nresult = twice(four)\n")
 	env := session.New("test")
 	defer env.Close()
-	th := starlib.NewThread("main", env, context.Background())
+	th := thread.New("main", env, context.Background())
 	sc, err := script.ReadScript(main)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestLoad(t *testing.T) {
 	a := write("a.star", `load("b.star", "y")`+"\nx = 1\n")
 	write("b.star", `load("a.star", "x")`+"\ny = 2\n")
 	sc, _ = script.ReadScript(a)
-	_, err = script.Exec(starlib.NewThread("main", env, context.Background()), sc)
+	_, err = script.Exec(thread.New("main", env, context.Background()), sc)
 	if err == nil || !strings.Contains(err.Error(), "load cycle: "+a+" loads "+filepath.Join(dir, "b.star")+" loads "+a) {
 		t.Errorf("cycle: %v", err)
 	}
@@ -121,7 +121,7 @@ func TestFormatError(t *testing.T) {
 		{"nested", "def f():\n    return 1 // 0\nf()\n", []string{"Traceback (most recent call last):", "t.star:3:2: in <toplevel>", "t.star:2:14: in f"}},
 	} {
 		sc := &session.Script{Name: "t.star", Src: []byte(c.src)}
-		_, err := script.Exec(starlib.NewThread("main", env, context.Background()), sc)
+		_, err := script.Exec(thread.New("main", env, context.Background()), sc)
 		if err == nil {
 			t.Errorf("%s: no error", c.name)
 			continue

@@ -7,6 +7,8 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/stats"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 const compareDoc = `compare(a, b, runs=10, level=95, metric="throughput") -> comparison
@@ -74,11 +76,11 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err != nil {
 		return nil, err
 	}
-	env, err := envOf(th)
+	env, err := thread.Session(th)
 	if err != nil {
 		return nil, err
 	}
-	ctx := ctxOf(th)
+	ctx := thread.Context(th)
 	warnFewRuns(env, runs, callerPos(th))
 
 	order := stats.ABBA(runs)
@@ -112,36 +114,36 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		name = "value"
 	}
 	units := unitsOf(rets[0][0], metric)
-	f := newFields("comparison")
-	f.set("metric", starlark.String(name))
-	f.set("units", starlark.String(units))
-	f.set("mean_a", starlark.Float(cmp.MeanA))
-	f.set("mean_b", starlark.Float(cmp.MeanB))
-	f.set("delta", starlark.Float(cmp.Delta))
-	f.set("delta_pct", starlark.Float(cmp.DeltaPct))
-	f.set("low", starlark.Float(cmp.Low))
-	f.set("high", starlark.Float(cmp.High))
-	f.set("low_pct", starlark.Float(100*cmp.Low/abs(cmp.MeanA)))
-	f.set("high_pct", starlark.Float(100*cmp.High/abs(cmp.MeanA)))
-	f.set("significant", starlark.Bool(cmp.Significant))
-	f.set("level", starlark.Float(cmp.Level))
-	f.set("runs", starlark.MakeInt(runs))
-	f.set("df", starlark.Float(cmp.DF))
-	f.set("stddev_a", starlark.Float(sampleStddev(vals[0])))
-	f.set("stddev_b", starlark.Float(sampleStddev(vals[1])))
-	f.set("order", starlark.String(seq.String()))
-	f.set("values_a", floatList(vals[0]))
-	f.set("values_b", floatList(vals[1]))
-	f.set("results_a", frozenList(rets[0]))
-	f.set("results_b", frozenList(rets[1]))
+	f := values.NewFields("comparison")
+	f.Set("metric", starlark.String(name))
+	f.Set("units", starlark.String(units))
+	f.Set("mean_a", starlark.Float(cmp.MeanA))
+	f.Set("mean_b", starlark.Float(cmp.MeanB))
+	f.Set("delta", starlark.Float(cmp.Delta))
+	f.Set("delta_pct", starlark.Float(cmp.DeltaPct))
+	f.Set("low", starlark.Float(cmp.Low))
+	f.Set("high", starlark.Float(cmp.High))
+	f.Set("low_pct", starlark.Float(100*cmp.Low/abs(cmp.MeanA)))
+	f.Set("high_pct", starlark.Float(100*cmp.High/abs(cmp.MeanA)))
+	f.Set("significant", starlark.Bool(cmp.Significant))
+	f.Set("level", starlark.Float(cmp.Level))
+	f.Set("runs", starlark.MakeInt(runs))
+	f.Set("df", starlark.Float(cmp.DF))
+	f.Set("stddev_a", starlark.Float(sampleStddev(vals[0])))
+	f.Set("stddev_b", starlark.Float(sampleStddev(vals[1])))
+	f.Set("order", starlark.String(seq.String()))
+	f.Set("values_a", floatList(vals[0]))
+	f.Set("values_b", floatList(vals[1]))
+	f.Set("results_a", frozenList(rets[0]))
+	f.Set("results_b", frozenList(rets[1]))
 	for side, key := range []string{"latency_a", "latency_b"} {
 		lat, err := mergedLatency(rets[side])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", b.Name(), err)
 		}
-		f.set(key, lat)
+		f.Set(key, lat)
 	}
-	f.str = func() string {
+	f.SetString(func() string {
 		verdict := "not significant"
 		if cmp.Significant {
 			verdict = "significant"
@@ -153,7 +155,7 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		return fmt.Sprintf("<comparison %s: a %s, b %s%s, delta %s (%s), %s interval %s .. %s: %s (%d runs each)>",
 			name, num(cmp.MeanA), num(cmp.MeanB), u, signed(cmp.Delta), signedPct(cmp.DeltaPct),
 			pct(cmp.Level), signed(cmp.Low), signed(cmp.High), verdict, runs)
-	}
+	})
 	f.Freeze()
 	return f, nil
 }

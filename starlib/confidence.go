@@ -8,6 +8,8 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/stats"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 const confidenceDoc = `confidence(fn, level=99, width=5, min=3, max=10, metric="throughput", ...)
@@ -101,11 +103,11 @@ func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	env, err := envOf(th)
+	env, err := thread.Session(th)
 	if err != nil {
 		return nil, err
 	}
-	ctx := ctxOf(th)
+	ctx := thread.Context(th)
 
 	var rets []starlark.Value
 	iterate := func(i int) ([]float64, error) {
@@ -153,25 +155,25 @@ func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 }
 
 // confidenceValue builds the value confidence() returns.
-func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string) (*Fields, error) {
+func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string) (*values.Fields, error) {
 	iv := c.Intervals[0]
 	spec := c.Spec
-	f := newFields("confidence")
-	f.set("metric", starlark.String(spec.Names[0]))
-	f.set("mean", starlark.Float(iv.Mean))
-	f.set("low", starlark.Float(iv.Low))
-	f.set("high", starlark.Float(iv.High))
-	f.set("stddev", starlark.Float(sampleStddev(c.Values[0])))
-	f.set("width", starlark.Float(c.Widths[0]))
-	f.set("target_width", starlark.Float(spec.Width))
-	f.set("level", starlark.Float(spec.Level))
-	f.set("min", starlark.MakeInt(spec.Min))
-	f.set("max", starlark.MakeInt(spec.Max))
-	f.set("iterations", starlark.MakeInt(c.Iterations))
-	f.set("met", starlark.Bool(c.Met))
+	f := values.NewFields("confidence")
+	f.Set("metric", starlark.String(spec.Names[0]))
+	f.Set("mean", starlark.Float(iv.Mean))
+	f.Set("low", starlark.Float(iv.Low))
+	f.Set("high", starlark.Float(iv.High))
+	f.Set("stddev", starlark.Float(sampleStddev(c.Values[0])))
+	f.Set("width", starlark.Float(c.Widths[0]))
+	f.Set("target_width", starlark.Float(spec.Width))
+	f.Set("level", starlark.Float(spec.Level))
+	f.Set("min", starlark.MakeInt(spec.Min))
+	f.Set("max", starlark.MakeInt(spec.Max))
+	f.Set("iterations", starlark.MakeInt(c.Iterations))
+	f.Set("met", starlark.Bool(c.Met))
 	setMethod(f, c)
-	f.set("units", starlark.String(units))
-	f.set("values", floatList(c.Values[0]))
+	f.Set("units", starlark.String(units))
+	f.Set("values", floatList(c.Values[0]))
 	widths := starlark.NewDict(len(c.Widths))
 	for m, w := range c.Widths {
 		if m > 0 && allZeroValues(c.Values[m]) {
@@ -179,19 +181,19 @@ func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string) (
 		}
 		widths.SetKey(starlark.String(spec.Names[m]), starlark.Float(w))
 	}
-	f.set("widths", widths)
-	f.set("width_history", floatList(c.History))
-	f.set("results", frozenList(rets))
+	f.Set("widths", widths)
+	f.Set("width_history", floatList(c.History))
+	f.Set("results", frozenList(rets))
 	lat, err := mergedLatency(rets)
 	if err != nil {
 		return nil, fmt.Errorf("confidence: %w", err)
 	}
-	f.set("latency", lat)
+	f.Set("latency", lat)
 	for _, name := range []string{"local_cpu", "remote_cpu"} {
-		f.set(name, meanOfField(rets, name))
+		f.Set(name, meanOfField(rets, name))
 	}
-	f.set("partial", starlark.False) // partialConfidence sets True
-	f.str = func() string {
+	f.Set("partial", starlark.False) // partialConfidence sets True
+	f.SetString(func() string {
 		state := fmt.Sprintf("met after %d iterations", c.Iterations)
 		if !c.Met {
 			state = fmt.Sprintf("NOT met in %d iterations", c.Iterations)
@@ -202,7 +204,7 @@ func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string) (
 		}
 		return fmt.Sprintf("<confidence %s %s%s +/-%s @ %s conf.: %s (width %s, target %s)>",
 			spec.Names[0], num(iv.Mean), u, pct(c.Widths[0]/2), pct(spec.Level), state, pct(c.Widths[0]), pct(spec.Width))
-	}
+	})
 	f.Freeze()
 	return f, nil
 }

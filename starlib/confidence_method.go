@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/stats"
+	"netscript/starlib/values"
 )
 
 // coverageWarning is the sentence netperf's rule adds to its warning: it
@@ -30,11 +31,11 @@ func methodWarning(b *strings.Builder, c *stats.Confidence) {
 }
 
 // setMethod sets the fields of a confidence value that say which rule ran.
-func setMethod(f *Fields, c *stats.Confidence) {
-	f.set("method", starlark.String(c.Method))
+func setMethod(f *values.Fields, c *stats.Confidence) {
+	f.Set("method", starlark.String(c.Method))
 	var planned starlark.Value = starlark.None
 	if c.Method == stats.MethodTwoStage {
 		planned = starlark.MakeInt(c.Planned)
 	}
-	f.set("planned", planned)
+	f.Set("planned", planned)
 }

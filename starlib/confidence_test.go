@@ -11,6 +11,7 @@ import (
 
 	"netscript/engine/client"
 	"netscript/session"
+	"netscript/starlib/thread"
 )
 
 // feeder is Starlark that defines seq(*vals), a zero-argument function
@@ -119,7 +120,7 @@ compare(seq(1, 2), seq(3, 4), runs=2)
 func TestConfidenceCancelled(t *testing.T) {
 	th, _ := newTestThread(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	SetContext(th, ctx)
+	thread.SetContext(th, ctx)
 	calls := 0
 	pre := Predeclared()
 	pre["tick"] = starlark.NewBuiltin("tick", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {

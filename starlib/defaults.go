@@ -9,6 +9,7 @@ import (
 
 	"netscript/engine/spec"
 	"netscript/session"
+	"netscript/starlib/thread"
 )
 
 // defaultSet holds the options defaults() set, for the workload calls that
@@ -95,14 +96,14 @@ func addDefaults(d starlark.StringDict) {
 // defaultsBuiltin: defaults(**options) sets, defaults() returns the
 // defaults as a dict.
 func defaultsBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	env, err := envOf(th)
+	env, err := thread.Session(th)
 	if err != nil {
 		return nil, err
 	}
 	if len(args) > 0 {
 		return nil, fmt.Errorf("%s: takes keyword options only (for example defaults(duration=5)), got %d positional argument(s)", b.Name(), len(args))
 	}
-	if len(kwargs) > 0 && th.Local(localGroup) != nil {
+	if len(kwargs) > 0 && thread.Gate(th) != nil {
 		return nil, fmt.Errorf("%s: called inside a branch of parallel(); set defaults before parallel(), where every branch sees them", b.Name())
 	}
 	// Check every option first: a bad one changes nothing.

@@ -16,6 +16,7 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/spec"
+	"netscript/starlib/values"
 )
 
 // docsDir is the manual, beside the README at the top of the module.
@@ -159,7 +160,7 @@ func TestDocsCoverBuiltins(t *testing.T) {
 // members netscript documents, and a result.
 func helpEntries(t *testing.T) map[string]string {
 	t.Helper()
-	out := map[string]string{"result": resultDoc}
+	out := map[string]string{"result": values.ResultDoc}
 	for n, v := range Predeclared() {
 		if starlarkModule(v) {
 			continue
@@ -307,7 +308,7 @@ func TestNetperfFlags(t *testing.T) {
 // docs/results.md.
 func TestDocsCoverResultFields(t *testing.T) {
 	docs := map[string]string{"docs/results.md": readDocs(t)["docs/results.md"]}
-	r := NewResult(&result.Result{})
+	r := values.NewResult(&result.Result{})
 	for _, f := range r.AttrNames() {
 		if _, method := mustAttr(t, r, f).(*starlark.Builtin); method {
 			continue // to_dict

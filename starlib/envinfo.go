@@ -4,6 +4,8 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/sysinfo"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 // envBuiltin: env() describes this machine and this netscript: kernel, CPU,
@@ -12,7 +14,7 @@ func envBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	env, err := envOf(th)
+	env, err := thread.Session(th)
 	if err != nil {
 		return nil, err
 	}
@@ -21,6 +23,6 @@ func envBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 
 // NewEnvInfo wraps a machine description as the read-only value env()
 // returns; str() of it is the one-line summary.
-func NewEnvInfo(info sysinfo.Info) *Record {
-	return NewRecord("env", &info, info.String)
+func NewEnvInfo(info sysinfo.Info) *values.Record {
+	return values.NewRecord("env", &info, info.String)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 
+	"netscript/starlib/values"
+
 	"go.starlark.net/starlark"
 )
 
@@ -67,24 +69,12 @@ func formatBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	case starlark.String:
 		out, err = formatString(string(v), s)
 	default:
-		return nil, fmt.Errorf("%s: x must be a number or a string, got %s %s", b.Name(), x.Type(), shortRepr(x))
+		return nil, fmt.Errorf("%s: x must be a number or a string, got %s %s", b.Name(), x.Type(), values.ShortRepr(x))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: spec %q: %w", b.Name(), spec, err)
 	}
 	return starlark.String(out), nil
-}
-
-// shortRepr is v's repr, cut to a length that fits an error line.
-func shortRepr(v starlark.Value) string {
-	s := v.String()
-	if _, ok := v.(starlark.String); ok {
-		s = fmt.Sprintf("%q", string(v.(starlark.String)))
-	}
-	if len(s) > 40 {
-		s = s[:37] + "..."
-	}
-	return s
 }
 
 // roundBuiltin implements round(x, ndigits=None).
@@ -122,7 +112,7 @@ func roundBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		}
 		return starlark.Float(roundFloat(f, digits)), nil
 	}
-	return nil, fmt.Errorf("%s: x must be an int or a float, got %s %s", b.Name(), x.Type(), shortRepr(x))
+	return nil, fmt.Errorf("%s: x must be an int or a float, got %s %s", b.Name(), x.Type(), values.ShortRepr(x))
 }
 
 // roundBigInt rounds x to a multiple of 10^k, ties to even.

@@ -9,6 +9,7 @@ import (
 
 	"netscript/engine/spec"
 	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // outputDoc documents the builtins of this area.
@@ -85,41 +86,6 @@ Re-indents JSON text for people.`,
 Encodes x as json.encode does, indented for people.`,
 }
 
-// resultDoc describes the fields of a result.
-const resultDoc = `result (what every workload returns)
-
-Holds what one test measured, read-only: dir(r) lists the fields,
-r.to_dict() gives plain data for json.encode, table()/csv()/kv() lay results
-out; docs/results.md describes every field.
-
-  test, brand          "TCP_RR" and so on; the tag given with brand=
-  throughput, units    completed transactions per second ("Trans/s"), or
-                       10^6 bits/s for stream tests: the test's total over
-                       its elapsed (transactions / elapsed; streams: what the
-                       receiver counted, for tcp_stream remote.bytes_received
-                       * 8 / elapsed / 1e6); each flow has its own
-  elapsed              seconds measured: with flows, the longest flow's
-  transactions         transactions completed inside the interval
-  discarded            in flight at the deadline: sent, not counted
-  bytes_sent, bytes_received
-  latency              count, min, mean, stddev, p50, p90, p99, p999, max
-                       in microseconds (RR tests); percentile(q),
-                       percentiles(qs), histogram: help(r.latency)
-  censored             oldest, sum: ages in microseconds of the discarded
-                       transactions at the end (RR tests); help(r.censored)
-  errors               failed calls by errno name; "timeout" for lost UDP
-  config               the options in force, the data port and the socket
-                       buffers the kernel granted
-  local_address, remote_address
-  remote               the server's own counts: transactions, bytes_sent,
-                       bytes_received, accepts, elapsed, errors, peers
-  tcp, remote.tcp      the kernel's TCP_INFO of each end: help("result.tcp")
-  zerocopy             with zerocopy=True: help("result.zerocopy")
-  interim              with interval: samples t, throughput, interval (and
-                       retransmits, cwnd for TCP), one per interval
-  flows                each flow's own figures and interim samples:
-                       help("result.flows")`
-
 // helpBuiltin prints documentation through the thread's print function.
 func helpBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value = starlark.None
@@ -163,11 +129,11 @@ func Help(x starlark.Value) (string, error) {
 		return fmt.Sprintf("%s: a builtin; no documentation yet", name), nil
 	case *starlark.Function:
 		return helpFunction(v), nil
-	case *Latency:
-		return latencyDoc["latency"], nil
-	case *Record:
+	case *values.Latency:
+		return values.Module.Help["latency"], nil
+	case *values.Record:
 		if v.Type() == "result" {
-			return resultDoc, nil
+			return values.ResultDoc, nil
 		}
 		if doc, ok := helpDocOf(v.Type()); ok {
 			return doc, nil
@@ -204,10 +170,7 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := defaultsDoc[name]; ok {
 		return d, true
 	}
-	if d, ok := latencyDoc[name]; ok {
-		return d, true
-	}
-	if d, ok := tcpDoc[name]; ok {
+	if d, ok := values.Module.Help[name]; ok {
 		return d, true
 	}
 	if d, ok := StatisticsDoc["stats."+name]; ok {
@@ -216,12 +179,7 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := plotDoc[name]; ok {
 		return d, true
 	}
-	if d, ok := fieldDoc[name]; ok {
-		return d, true
-	}
-	if d, ok := flowDoc[name]; ok {
-		return d, true
-	}
+
 	if d, ok := numbersDoc[name]; ok {
 		return d, true
 	}

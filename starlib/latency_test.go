@@ -9,6 +9,7 @@ import (
 
 	"netscript/engine/hist"
 	"netscript/engine/result"
+	"netscript/starlib/values"
 )
 
 // TestLatencyBadInput: a percentile out of range or not a number, and a
@@ -30,8 +31,8 @@ func TestLatencyBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := globals["r"].(*Record)
-	bare := NewLatency(r.Value().(*result.Result).Latency, nil)
+	r := globals["r"].(*values.Record)
+	bare := values.NewLatency(r.Value().(*result.Result).Latency, nil)
 	for _, c := range cases {
 		env := starlark.StringDict{"r": r, "bare": bare}
 		_, err := starlark.EvalOptions(FileOptions(), th, "bad.star", c.code, env)
@@ -53,7 +54,7 @@ func TestPercentileOfKnownSamples(t *testing.T) {
 	for i := 1; i <= 1000; i++ {
 		h.Record(int64(i) * 1000)
 	}
-	r := NewResult(&result.Result{Test: "TCP_RR", Latency: result.LatencyOf(h), Hist: h})
+	r := values.NewResult(&result.Result{Test: "TCP_RR", Latency: result.LatencyOf(h), Hist: h})
 	qs := []float64{0.05, 0.1, 7, 14, 28, 33.3, 50, 68, 99, 99.95, 100}
 	v, err := starlark.EvalOptions(FileOptions(), &starlark.Thread{}, "p.star",
 		"r.latency.percentiles(qs)", starlark.StringDict{"r": r, "qs": floatList(qs)})

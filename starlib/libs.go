@@ -6,6 +6,8 @@ import (
 	"go.starlark.net/lib/time"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"netscript/starlib/thread"
 )
 
 // addLibs adds the standard modules scripts may use without loading them.
@@ -25,4 +27,21 @@ func FileOptions() *syntax.FileOptions {
 		GlobalReassign:  true,
 		Recursion:       true,
 	}
+}
+
+// ExecFile runs a Starlark file (or a -c snippet) on th in netscript's
+// dialect, with the predeclared names pre, and returns its globals, frozen
+// as Starlark freezes a module's globals when it ends (what
+// starlark.ExecFileOptions does). It keeps the file's syntax in th's
+// environment, so that parallel() freezes only the globals its branches
+// use; see thread.KeepSyntax.
+func ExecFile(th *starlark.Thread, filename string, src any, pre starlark.StringDict) (starlark.StringDict, error) {
+	f, prog, err := starlark.SourceProgramOptions(FileOptions(), filename, src, pre.Has)
+	if err != nil {
+		return nil, err
+	}
+	thread.KeepSyntax(th, f)
+	g, err := prog.Init(th, pre)
+	g.Freeze()
+	return g, err
 }

@@ -11,6 +11,8 @@ import (
 
 	"netscript/engine/client"
 	"netscript/engine/result"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 // addConcurrency adds parallel() and aggregate().
@@ -51,15 +53,6 @@ every result's flows, start_skew the spread of every flow's first
 transaction. Results of different kinds are an error.
   print(aggregate(parallel([lambda: tcp_rr(host=h) for h in hosts])))`,
 }
-
-// thread-local keys of a parallel() branch.
-const (
-	localGroup  = "netscript.group"
-	localBranch = "netscript.branch"
-)
-
-// starlarktest's reporter, copied into branches so assert.* works there.
-const localReporter = "Reporter"
 
 // groupLead is how far ahead of the moment the last branch arrives the
 // common start is set: time for every test's parked threads to wake.
@@ -165,17 +158,6 @@ func (g *group) release() {
 	g.waiting = nil
 }
 
-// gateOf returns the start barrier of the parallel() branch th runs, or
-// nil outside parallel().
-func gateOf(th *starlark.Thread) client.Gate {
-	g, ok := th.Local(localGroup).(*group)
-	if !ok {
-		return nil
-	}
-	i, _ := th.Local(localBranch).(int)
-	return &branchGate{g: g, branch: i}
-}
-
 // parallelBuiltin: parallel(fns) calls every zero-argument callable of fns
 // at once, each on its own Starlark thread, and returns their values in
 // order. Every workload started inside shares the start barrier, so tests
@@ -190,16 +172,12 @@ func parallelBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, err
 	}
-	if th.Local(localGroup) != nil {
+	if thread.Gate(th) != nil {
 		return nil, fmt.Errorf("%s: called inside a branch of another parallel(); give the outer parallel() all the branches", b.Name())
 	}
-	env, err := envOf(th)
-	if err != nil {
-		return nil, err
-	}
 	// The branches run at once: what they share must be frozen first.
-	freezeShared(env, fns)
-	ctx, cancel := context.WithCancel(ctxOf(th))
+	freezeShared(th, fns)
+	ctx, cancel := context.WithCancel(thread.Context(th))
 	defer cancel()
 	g := &group{active: len(fns)}
 	out := make([]starlark.Value, len(fns))
@@ -219,13 +197,8 @@ func parallelBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		}
 	}
 	for i := range fns {
-		bt := NewThread(fmt.Sprintf("%s/%d", th.Name, i), env, ctx)
-		bt.Print, bt.Load = printer, th.Load
-		bt.SetLocal(localGroup, g)
-		bt.SetLocal(localBranch, i)
-		if r := th.Local(localReporter); r != nil {
-			bt.SetLocal(localReporter, r)
-		}
+		bt := thread.NewBranch(th, fmt.Sprintf("%s/%d", th.Name, i), ctx, &branchGate{g: g, branch: i})
+		bt.Print = printer
 		threads[i] = bt
 	}
 	// Ctrl-C (the caller's context) stops every branch's own code too.
@@ -256,7 +229,7 @@ func parallelBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if failed >= 0 {
 		return nil, fmt.Errorf("%s: %w", b.Name(), branchError(failed, errs[failed]))
 	}
-	if err := ctxOf(th).Err(); err != nil {
+	if err := thread.Context(th).Err(); err != nil {
 		return nil, fmt.Errorf("interrupted: %w", err)
 	}
 	return starlark.NewList(out), nil
@@ -322,7 +295,7 @@ func aggregateBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	defer iter.Done()
 	var x starlark.Value
 	for i := 0; iter.Next(&x); i++ {
-		rec, ok := x.(*Record)
+		rec, ok := x.(*values.Record)
 		var r *result.Result
 		if ok {
 			r, ok = rec.Value().(*result.Result)
@@ -339,5 +312,5 @@ func aggregateBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
-	return NewResult(agg), nil
+	return values.NewResult(agg), nil
 }

@@ -16,6 +16,7 @@ import (
 	"netscript/engine/server"
 	"netscript/internal/stoptest"
 	"netscript/starlib/output"
+	"netscript/starlib/thread"
 )
 
 // TestParallelStops: an error in one branch stops the others at once
@@ -41,7 +42,7 @@ parallel([lambda: tcp_rr(duration = 30), late, lambda: udp_rr(duration = 30)])
 	defer cancel()
 	th, env := newTestThread(t)
 	env.Progress = &stoptest.OnWork{Cancel: cancel}
-	SetContext(th, ctx)
+	thread.SetContext(th, ctx)
 	start = time.Now()
 	_, err = starlark.ExecFileOptions(FileOptions(), th, "p.star",
 		`parallel([lambda: tcp_rr(duration = 30), lambda: tcp_stream(duration = 30)])`, Predeclared())

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"netscript/starlib/values"
+
 	"go.starlark.net/starlark"
 )
 
@@ -32,7 +34,7 @@ confidence(fn, min=5, max=10)
 		pre := Predeclared()
 		pre["STOP"] = starlark.MakeInt(c.stop)
 		_, err := starlark.ExecFileOptions(FileOptions(), th, "c.star", code, pre)
-		var pe *PartialError
+		var pe *values.PartialError
 		if !errors.As(err, &pe) {
 			t.Fatalf("stop %d: error %v is no PartialError", c.stop, err)
 		}
@@ -40,7 +42,7 @@ confidence(fn, min=5, max=10)
 			t.Errorf("stop %d: kept %s (%s), error %v", c.stop, pe.Value, pe.What, err)
 		}
 		if c.stop == 4 {
-			f := pe.Value.(*Fields)
+			f := pe.Value.(*values.Fields)
 			n, _ := f.Attr("iterations")
 			p, _ := f.Attr("partial")
 			if n.String() != "3" || p != starlark.True || !strings.Contains(pe.What, "3 finished iterations") {
@@ -53,7 +55,7 @@ confidence(fn, min=5, max=10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := g["c"].(*Fields).Attr("partial"); p != starlark.False {
+	if p, _ := g["c"].(*values.Fields).Attr("partial"); p != starlark.False {
 		t.Errorf("whole confidence: partial = %v", p)
 	}
 }

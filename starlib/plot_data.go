@@ -11,6 +11,7 @@ import (
 	"netscript/engine/result"
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
+	"netscript/starlib/values"
 )
 
 // PlotSpec says what plot() and chart() draw: which fields of the results
@@ -274,7 +275,7 @@ func plainString(v starlark.Value) string {
 // resultOf returns the engine result behind a result value, or nil for
 // anything else (a dict, a confidence value).
 func resultOf(v starlark.Value) *result.Result {
-	if r, ok := v.(*Record); ok {
+	if r, ok := v.(*values.Record); ok {
 		if res, ok := r.Value().(*result.Result); ok {
 			return res
 		}

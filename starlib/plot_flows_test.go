@@ -8,7 +8,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/result"
-	"netscript/starlib"
+	"netscript/starlib/values"
 )
 
 // flowThroughputs are the samples of starlib/plot's golden per-flow chart
@@ -45,10 +45,10 @@ func flowsResult() *result.Result {
 // text chart of the three flows is starlib/plot's golden one.
 func TestTimeseriesPerFlow(t *testing.T) {
 	g := pictureGlobals(t)
-	g["flows3"] = starlib.NewResult(flowsResult())
+	g["flows3"] = values.NewResult(flowsResult())
 	branded := flowsResult()
 	branded.Brand = "bulk"
-	g["bulk"] = starlib.NewResult(branded)
+	g["bulk"] = values.NewResult(branded)
 	alone := []string{"three flows", "time (s)", "flow 0", "flow 1", "flow 2"}
 	for _, c := range []struct {
 		name, code string
@@ -116,7 +116,7 @@ func TestTimeseriesPerFlowNone(t *testing.T) {
 	for _, f := range old.Flows {
 		f.Interim = nil
 	}
-	g["old"] = starlib.NewResult(old)
+	g["old"] = values.NewResult(old)
 	for _, code := range []string{
 		`timeseries([old], per_flow = True, file = dir + "/x.svg")`,
 		`chart([old], kind = "timeseries", per_flow = True)`,

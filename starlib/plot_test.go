@@ -16,11 +16,12 @@ import (
 	"netscript/engine/result"
 	"netscript/internal/startest"
 	"netscript/starlib"
+	"netscript/starlib/values"
 )
 
 // histResult is a TCP_RR result with a full latency histogram of n
 // transactions around base nanoseconds.
-func histResult(brand string, base int64, n int) *starlib.Record {
+func histResult(brand string, base int64, n int) *values.Record {
 	h := hist.New()
 	for i := 0; i < n; i++ {
 		v := base + int64(i*7919)%base
@@ -29,7 +30,7 @@ func histResult(brand string, base int64, n int) *starlib.Record {
 		}
 		h.Record(v)
 	}
-	return starlib.NewResult(&result.Result{Test: "TCP_RR", Brand: brand, Throughput: float64(n) / 2, Units: result.UnitsTrans,
+	return values.NewResult(&result.Result{Test: "TCP_RR", Brand: brand, Throughput: float64(n) / 2, Units: result.UnitsTrans,
 		Elapsed: 2, Transactions: uint64(n), Latency: result.LatencyOf(h), Hist: h, Errors: map[string]uint64{},
 		Interim: []result.Sample{}, Flows: []*result.Flow{}, Config: result.Config{Duration: 2, Request: 1, Response: 1}})
 }

@@ -6,7 +6,7 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"netscript/session"
+	"netscript/starlib/thread"
 )
 
 // What the branches of parallel() share, and why it is frozen.
@@ -27,12 +27,12 @@ import (
 // rows.append(parallel(...)[0]) works as long as no branch names rows.
 // Freezing the whole module instead would be simpler, but would break
 // exactly that common pattern (scripts/latency_under_load.star). Where
-// the syntax of a function is not known (KeepSyntax), every global of
+// the syntax of a function is not known (thread.KeepSyntax), every global of
 // its module is frozen.
 
 // freezeShared freezes what the callables fns can reach (see above).
-func freezeShared(env *session.Session, fns []starlark.Callable) {
-	z := &freezer{env: env, seen: map[starlark.Value]bool{}, globals: map[*starlark.Module]starlark.StringDict{}}
+func freezeShared(th *starlark.Thread, fns []starlark.Callable) {
+	z := &freezer{th: th, seen: map[starlark.Value]bool{}, globals: map[*starlark.Module]starlark.StringDict{}}
 	for _, fn := range fns {
 		z.value(fn)
 	}
@@ -41,7 +41,7 @@ func freezeShared(env *session.Session, fns []starlark.Callable) {
 // freezer walks values, freezing each and following the functions it
 // meets into the globals they use.
 type freezer struct {
-	env     *session.Session
+	th      *starlark.Thread        // whose session ran the syntax
 	seen    map[starlark.Value]bool // functions, lists, dicts and sets already walked
 	globals map[*starlark.Module]starlark.StringDict
 }
@@ -114,7 +114,7 @@ func (z *freezer) uses(fn *starlark.Function) {
 		z.globals[m] = g
 	}
 	pre := m.Predeclared()
-	names, known := namesOf(z.env, fn)
+	names, known := thread.NamesOf(z.th, fn)
 	if !known {
 		for _, v := range g {
 			z.value(v)

@@ -10,6 +10,7 @@ import (
 	"go.starlark.net/starlarktest"
 
 	"netscript/session"
+	"netscript/starlib/thread"
 )
 
 // newTestThread returns a thread with a fresh environment whose output is
@@ -19,7 +20,7 @@ func newTestThread(t *testing.T) (*starlark.Thread, *session.Session) {
 	env := session.New("test")
 	env.Stdout, env.Stderr = io.Discard, io.Discard
 	t.Cleanup(func() { env.Close() })
-	th := NewThread(t.Name(), env, context.Background())
+	th := thread.New(t.Name(), env, context.Background())
 	starlarktest.SetReporter(th, t)
 	return th, env
 }

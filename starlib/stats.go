@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlarkstruct"
 
 	"netscript/engine/stats"
+	"netscript/starlib/values"
 )
 
 const statsDoc = `stats (module)
@@ -218,23 +219,23 @@ func statsCI(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwarg
 		half := t * sd / math.Sqrt(float64(len(xs)))
 		iv = stats.Interval{Mean: 0, Low: -half, High: half, HalfWidth: half, N: len(xs), Level: float64(level)}
 	}
-	f := newFields("interval")
-	f.set("low", starlark.Float(iv.Low))
-	f.set("high", starlark.Float(iv.High))
-	f.set("mean", starlark.Float(iv.Mean))
-	f.set("half_width", starlark.Float(iv.HalfWidth))
-	f.set("width", width)
-	f.set("stddev", starlark.Float(sd))
-	f.set("level", starlark.Float(iv.Level))
-	f.set("n", starlark.MakeInt(iv.N))
-	f.str = func() string {
+	f := values.NewFields("interval")
+	f.Set("low", starlark.Float(iv.Low))
+	f.Set("high", starlark.Float(iv.High))
+	f.Set("mean", starlark.Float(iv.Mean))
+	f.Set("half_width", starlark.Float(iv.HalfWidth))
+	f.Set("width", width)
+	f.Set("stddev", starlark.Float(sd))
+	f.Set("level", starlark.Float(iv.Level))
+	f.Set("n", starlark.MakeInt(iv.N))
+	f.SetString(func() string {
 		w := "mean 0"
 		if iv.Mean != 0 {
 			w = "width " + pct(iv.WidthPct)
 		}
 		return fmt.Sprintf("<interval %s [%s, %s] @ %s conf.: %s, n=%d>",
 			num(iv.Mean), num(iv.Low), num(iv.High), pct(iv.Level), w, iv.N)
-	}
+	})
 	f.Freeze()
 	return f, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"netscript/engine/sock"
 	"netscript/session"
+	"netscript/starlib/values"
 )
 
 // TestHostPort runs tests against the embedded server named by its
@@ -32,7 +33,7 @@ func TestHostPort(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", code, err)
 		}
-		r := g["r"].(*Record)
+		r := g["r"].(*values.Record)
 		if n, _ := r.Attr("transactions"); n.String() != "10" {
 			t.Errorf("%s: %s transactions, want 10", code, n)
 		}
@@ -54,9 +55,9 @@ func TestTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ := g["r"].(*Record).Attr("config")
-	host, _ := cfg.(*Record).Attr("host")
-	port, _ := cfg.(*Record).Attr("port")
+	cfg, _ := g["r"].(*values.Record).Attr("config")
+	host, _ := cfg.(*values.Record).Attr("host")
+	port, _ := cfg.(*values.Record).Attr("port")
 	if host.String() != fmt.Sprintf("%q", ap.Addr()) || port.String() != fmt.Sprint(ap.Port()) {
 		t.Errorf("config host %s port %s, want the target %s", host, port, ap)
 	}
@@ -67,9 +68,9 @@ func TestTarget(t *testing.T) {
 	// names it. Either way the target was not used.
 	g, err = starlark.ExecFileOptions(FileOptions(), th, "t.star", `r = tcp_rr(host="127.0.0.2", transactions=5)`, Predeclared())
 	if err == nil {
-		cfg, _ := g["r"].(*Record).Attr("config")
-		host, _ := cfg.(*Record).Attr("host")
-		port, _ := cfg.(*Record).Attr("port")
+		cfg, _ := g["r"].(*values.Record).Attr("config")
+		host, _ := cfg.(*values.Record).Attr("host")
+		port, _ := cfg.(*values.Record).Attr("port")
 		if host.String() != `"127.0.0.2"` || port.String() != "12866" {
 			t.Errorf("named host: config host %s port %s, want 127.0.0.2 and 12866", host, port)
 		}

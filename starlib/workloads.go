@@ -9,12 +9,14 @@ import (
 	"netscript/engine/result"
 	"netscript/engine/spec"
 	"netscript/session"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 // newWorkloadBuiltin returns the builtin that runs workload w.
 func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 	return starlark.NewBuiltin(w.Name, func(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		if env, err := envOf(th); err == nil {
+		if env, err := thread.Session(th); err == nil {
 			kwargs = withDefaults(env, w, kwargs)
 		}
 		s, err := parseSpec(w, args, kwargs)
@@ -29,18 +31,18 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 			}
 			return nil, nameOnce(b.Name(), fmt.Errorf("%s: %w", b.Name(), err))
 		}
-		return NewResult(res), nil
+		return values.NewResult(res), nil
 	})
 }
 
 // runSpec runs one test through the session, in a script's terms, and
 // warns of what a user must know before trusting its result.
 func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
-	env, err := envOf(th)
+	env, err := thread.Session(th)
 	if err != nil {
 		return nil, err
 	}
-	res, err := env.Run(ctxOf(th), s, session.RunOptions{Gate: gateOf(th), Words: scriptWords})
+	res, err := env.Run(thread.Context(th), s, session.RunOptions{Gate: thread.Gate(th), Words: scriptWords})
 	warn(env, s.Workload, res)
 	return res, err
 }
@@ -66,43 +68,4 @@ func warn(env *session.Session, w *spec.Workload, res *result.Result) {
 		return // once per cause per script; each result's notes keep it
 	}
 	fmt.Fprintf(env.Stderr, "netscript: warning: %s: fastopen: %s (said once; r.fastopen.note has it for each test)\n", w.Name, res.FastOpen.Note)
-}
-
-// NewResult wraps a result as a Starlark value.
-func NewResult(r *result.Result) *Record {
-	return NewRecord("result", r, func() string { return Summary(r) })
-}
-
-// Summary is the one-line form of a result that print() and the REPL show.
-func Summary(r *result.Result) string {
-	s := fmt.Sprintf("<result %s", r.Test)
-	if r.Brand != "" {
-		s += fmt.Sprintf(" %q", r.Brand)
-	}
-	s += fmt.Sprintf(" %.2f %s", r.Throughput, r.Units)
-	if r.Latency != nil && r.Latency.Count > 0 {
-		s += fmt.Sprintf(" p50=%.1fus p99=%.1fus", r.Latency.P50, r.Latency.P99)
-	}
-	if r.Units == result.UnitsBits {
-		s += fmt.Sprintf(" (%d bytes in %.2fs", max(r.BytesSent, r.BytesReceived), r.Elapsed)
-		if r.UDP != nil && r.UDP.LossPct != nil {
-			s += fmt.Sprintf(", %.2f%% lost", *r.UDP.LossPct)
-		}
-	} else {
-		s += fmt.Sprintf(" (%d transactions in %.2fs", r.Transactions, r.Elapsed)
-	}
-	var errs uint64
-	for _, n := range r.Errors {
-		errs += n
-	}
-	if errs > 0 {
-		s += fmt.Sprintf(", %d errors", errs)
-	}
-	if n := len(r.Flows); n > 1 {
-		s += fmt.Sprintf(", %d flows", n)
-		if r.StartSkew != nil {
-			s += fmt.Sprintf(", start skew %.0fus", *r.StartSkew*1e6)
-		}
-	}
-	return s + ")>"
 }

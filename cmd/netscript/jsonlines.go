@@ -13,7 +13,7 @@ import (
 
 	"netscript/engine/client"
 	"netscript/engine/result"
-	"netscript/starlib"
+	"netscript/starlib/values"
 )
 
 // newRunID returns a run's id: 16 random hex digits, in every JSON line and
@@ -69,7 +69,7 @@ type jsonLine struct {
 // Result writes the line of a finished test (Env.OnResult); err, if not
 // nil, says why it was cut short and res is what it measured until then.
 func (j *jsonLines) Result(res *result.Result, err error) {
-	d, jerr := starlib.ResultJSON(res)
+	d, jerr := values.ResultJSON(res)
 	partial := err != nil
 	l := jsonLine{Kind: "result", Test: res.Test, Brand: res.Brand, Partial: &partial, Result: json.RawMessage(d)}
 	if jerr != nil {
@@ -91,7 +91,7 @@ func (j *jsonLines) Failed(test, brand string, err error) {
 
 // Interim writes the line of one interim sample (Env.OnInterim).
 func (j *jsonLines) Interim(i client.Interim) {
-	d, err := starlib.SampleJSON(result.Sample{T: i.T, Throughput: i.Throughput, Interval: i.Interval,
+	d, err := values.SampleJSON(result.Sample{T: i.T, Throughput: i.Throughput, Interval: i.Interval,
 		Retransmits: i.Retransmits, Cwnd: i.Cwnd})
 	if err != nil {
 		return

@@ -21,7 +21,8 @@ import (
 	"netscript/script"
 	"netscript/session"
 	"netscript/session/progress"
-	"netscript/starlib"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 // scriptCommand runs a file, a -c snippet, or stdin; with neither and a
@@ -144,7 +145,7 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	th := starlib.NewThread("main", env, ctx)
+	th := thread.New("main", env, ctx)
 	interrupted := onInterrupt(func() {
 		cancel()
 		th.Cancel("interrupted")
@@ -228,7 +229,7 @@ func reportInterrupt(w io.Writer, err error) {
 	fmt.Fprintf(w, "netscript: interrupted%s\n", where)
 	var te *client.TestError
 	if errors.As(err, &te) && te.Partial != nil {
-		fmt.Fprintf(w, "netscript: measured before the interrupt: %s\n", starlib.Summary(te.Partial))
+		fmt.Fprintf(w, "netscript: measured before the interrupt: %s\n", values.Summary(te.Partial))
 	}
 }
 

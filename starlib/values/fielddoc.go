@@ -1,4 +1,4 @@
-package starlib
+package values
 
 // fieldDoc documents the result fields whose reading needs more than the
 // line resultDoc gives them; help(r.censored) shows them (help(r.latency)

@@ -1,4 +1,4 @@
-package starlib
+package values
 
 // tcpDoc documents the result fields of the kernel's TCP figures and of
 // zerocopy; help("result.tcp") and help("result.zerocopy") show them.

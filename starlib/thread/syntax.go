@@ -1,4 +1,4 @@
-package starlib
+package thread
 
 import (
 	"sort"
@@ -11,30 +11,14 @@ import (
 	"netscript/session"
 )
 
-// ExecFile runs a Starlark file (or a -c snippet) on th in netscript's
-// dialect, with the predeclared names pre, and returns its globals, frozen
-// as Starlark freezes a module's globals when it ends (what
-// starlark.ExecFileOptions does). It keeps the file's syntax in th's
-// environment, so that parallel() freezes only the globals its branches
-// use; see KeepSyntax.
-func ExecFile(th *starlark.Thread, filename string, src any, pre starlark.StringDict) (starlark.StringDict, error) {
-	f, prog, err := starlark.SourceProgramOptions(FileOptions(), filename, src, pre.Has)
-	if err != nil {
-		return nil, err
-	}
-	KeepSyntax(th, f)
-	g, err := prog.Init(th, pre)
-	g.Freeze()
-	return g, err
-}
-
 // KeepSyntax remembers the syntax tree of a file or REPL statement th's
 // session runs (before or after it is resolved), so that parallel() can
 // tell which globals the functions defined in it use and freeze only
 // those. For a function whose syntax it does not know, parallel() freezes
-// every global of its module. ExecFile keeps what it runs by itself.
+// every global of its module. starlib.ExecFile keeps what it runs by
+// itself.
 func KeepSyntax(th *starlark.Thread, f *syntax.File) {
-	env, err := envOf(th)
+	env, err := Session(th)
 	if err != nil || len(f.Stmts) == 0 {
 		return
 	}
@@ -72,11 +56,15 @@ func fileKey(p syntax.Position) syntax.Position {
 	return p
 }
 
-// namesOf lists the global and predeclared names the body of fn uses,
+// NamesOf lists the global and predeclared names the body of fn uses,
 // with the bodies of the functions nested in it; ok is false when fn's
-// syntax is not known (a file run by other means than ExecFile or
-// KeepSyntax).
-func namesOf(env *session.Session, fn *starlark.Function) (names []string, ok bool) {
+// syntax is not known (a file th's session ran by other means than
+// starlib.ExecFile or KeepSyntax).
+func NamesOf(th *starlark.Thread, fn *starlark.Function) (names []string, ok bool) {
+	env, err := Session(th)
+	if err != nil {
+		return nil, false
+	}
 	pos := fn.Position()
 	e := syntaxesOf(env)
 	e.mu.Lock()

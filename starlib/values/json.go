@@ -1,4 +1,4 @@
-package starlib
+package values
 
 import (
 	"go.starlark.net/lib/json"
@@ -10,13 +10,13 @@ import (
 // ResultJSON is r.to_dict() of a result encoded as JSON, the form
 // --json-lines writes.
 func ResultJSON(r *result.Result) (string, error) {
-	return encodeJSON(plainValue(NewResult(r)))
+	return encodeJSON(Plain(NewResult(r)))
 }
 
 // SampleJSON is the to_dict() form of one element of result.interim,
 // encoded as JSON.
 func SampleJSON(s result.Sample) (string, error) {
-	return encodeJSON(plainValue(NewRecord("sample", &s, nil)))
+	return encodeJSON(Plain(NewRecord("sample", &s, nil)))
 }
 
 // encodeJSON is json.encode of a plain value.

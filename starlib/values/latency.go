@@ -1,4 +1,4 @@
-package starlib
+package values
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"netscript/engine/hist"
 	"netscript/engine/result"
+	"netscript/starlib/output"
 )
 
 // latencyDoc documents r.latency and its methods for help().
@@ -120,9 +121,9 @@ func (l *Latency) FieldNames() []string {
 
 // percentileArg checks one percentile argument of builtin.
 func percentileArg(builtin string, v starlark.Value) (float64, error) {
-	q, ok := Number(v)
+	q, ok := output.Number(v)
 	if !ok {
-		return 0, fmt.Errorf("%s: q must be a number between 0 and 100, got %s %s", builtin, v.Type(), shortRepr(v))
+		return 0, fmt.Errorf("%s: q must be a number between 0 and 100, got %s %s", builtin, v.Type(), ShortRepr(v))
 	}
 	if !(q >= 0 && q <= 100) {
 		return 0, fmt.Errorf("%s: q must be between 0 and 100 (a percentile, not a fraction), got %s", builtin, v)

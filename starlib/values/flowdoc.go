@@ -1,4 +1,4 @@
-package starlib
+package values
 
 // flowDoc documents the elements of result.flows; help(r.flows[0]) and
 // help("result.flows") show it.

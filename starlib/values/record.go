@@ -1,4 +1,4 @@
-package starlib
+package values
 
 import (
 	"fmt"
@@ -254,4 +254,16 @@ func scalar(v reflect.Value) starlark.Value {
 		return starlark.Float(f)
 	}
 	return starlark.String(fmt.Sprint(v.Interface()))
+}
+
+// ShortRepr is v's repr, cut to a length that fits an error line.
+func ShortRepr(v starlark.Value) string {
+	s := v.String()
+	if _, ok := v.(starlark.String); ok {
+		s = fmt.Sprintf("%q", string(v.(starlark.String)))
+	}
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
 }
