@@ -170,9 +170,6 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := defaultsDoc[name]; ok {
 		return d, true
 	}
-	if d, ok := values.Module.Help[name]; ok {
-		return d, true
-	}
 	if d, ok := StatisticsDoc["stats."+name]; ok {
 		return d, true
 	}
@@ -180,8 +177,10 @@ func helpDocOf(name string) (string, bool) {
 		return d, true
 	}
 
-	if d, ok := numbersDoc[name]; ok {
-		return d, true
+	for _, m := range modules {
+		if d, ok := m.Help[name]; ok {
+			return d, true
+		}
 	}
 	return "", false
 }
@@ -225,6 +224,11 @@ func Keywords(builtin string) []string {
 	if builtin == "defaults" {
 		return defaultsKeywords()
 	}
+	for _, m := range modules {
+		if k, ok := m.Keywords[builtin]; ok {
+			return k
+		}
+	}
 	return builtinParams[builtin]
 }
 
@@ -258,8 +262,6 @@ var builtinParams = map[string][]string{
 	"timeseries":   {"results", "file", "y", "per_flow", "title", "width", "height"},
 	"bars":         {"values", "file", "labels", "title", "width", "height"},
 	"chart":        {"values", "kind", "x", "y", "series", "title", "xlabel", "ylabel", "logx", "logy", "labels", "per_flow", "unicode"},
-	"format":       {"x", "spec"},
-	"round":        {"x", "ndigits"},
 }
 
 // indexDoc is the line help() gives each builtin of this area.
@@ -269,9 +271,6 @@ var indexDoc = map[string]string{
 	"kv":    "one result as NAME=value lines (netperf -- -k)",
 	"env":   "this machine: kernel, CPU, the sysctls that move results",
 	"help":  "this list; help(x) documents x",
-
-	"format": `a number as text by a Python format spec, such as ",.2f"`,
-	"round":  "x rounded as Python 3 does: ties to even, on the exact value",
 
 	"parallel":  "functions run at once; their tests share one start",
 	"aggregate": "results of one kind combined: sums, merged latency",
@@ -303,6 +302,8 @@ func helpIndex() string {
 			line = short
 		} else if short, ok := plotIndexDoc[n]; ok {
 			line = short
+		} else if short, ok := moduleIndex(n); ok {
+			line = short
 		} else if _, ok := pre[n].(starlark.HasAttrs); ok {
 			line = "module: " + strings.Join(output.FieldNames(pre[n]), ", ")
 		} else if doc, ok := helpDocOf(n); ok {
@@ -315,6 +316,16 @@ func helpIndex() string {
 	}
 	b.WriteString("Scripts also have args (the NAME=VALUE pairs) and print().")
 	return b.String()
+}
+
+// moduleIndex is the line a module gives its name n in help()'s list.
+func moduleIndex(n string) (string, bool) {
+	for _, m := range modules {
+		if short, ok := m.Index[n]; ok {
+			return short, true
+		}
+	}
+	return "", false
 }
 
 // helpSummary is the first sentence of a doc, after a signature line.

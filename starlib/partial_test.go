@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"netscript/starlib/values"
-
 	"go.starlark.net/starlark"
+
+	"netscript/starlib/values"
 )
 
 // TestPartialConfidence: a confidence() loop stopped in its fourth

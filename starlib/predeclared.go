@@ -4,6 +4,9 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/spec"
+	"netscript/starlib/format"
+	"netscript/starlib/module"
+	"netscript/starlib/values"
 )
 
 // Predeclared returns the names every script, -c snippet and REPL session
@@ -17,9 +20,16 @@ func Predeclared() starlark.StringDict {
 	addConcurrency(d)
 	addPlots(d)
 	addDefaults(d)
-	addNumbers(d)
+	for _, m := range modules {
+		for name, v := range m.Members {
+			d[name] = v
+		}
+	}
 	return d
 }
+
+// modules lists the modules, each a package of its own.
+var modules = []*module.Module{values.Module, format.Module}
 
 // addWorkloads adds one builtin per workload.
 func addWorkloads(d starlark.StringDict) {

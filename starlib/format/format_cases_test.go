@@ -1,4 +1,4 @@
-package starlib
+package format_test
 
 // formatCases are (x as Starlark source, spec, what Python prints). The
 // expected strings were generated once by running Python 3.11.7's own

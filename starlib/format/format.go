@@ -1,17 +1,39 @@
-package starlib
+// Package format is the module of format() and round(): numbers as text by
+// Python's format-spec mini-language, and rounding as Python 3 rounds,
+// both decided on the exact binary value.
+package format
 
 import (
 	"fmt"
 	"math"
 	"math/big"
 
-	"netscript/starlib/values"
-
 	"go.starlark.net/starlark"
+
+	"netscript/starlib/module"
+	"netscript/starlib/values"
 )
 
-// numbersDoc documents format() and round() for help().
-var numbersDoc = map[string]string{
+// Module is format() and round(), with their help.
+var Module = &module.Module{
+	Name: "format",
+	Members: starlark.StringDict{
+		"format": starlark.NewBuiltin("format", formatBuiltin),
+		"round":  starlark.NewBuiltin("round", roundBuiltin),
+	},
+	Help: doc,
+	Index: map[string]string{
+		"format": `a number as text by a Python format spec, such as ",.2f"`,
+		"round":  "x rounded as Python 3 does: ties to even, on the exact value",
+	},
+	Keywords: map[string][]string{
+		"format": {"x", "spec"},
+		"round":  {"x", "ndigits"},
+	},
+}
+
+// doc documents format() and round() for help().
+var doc = map[string]string{
 	"format": `format(x, spec="") -> str
 
 Formats the number x by spec, Python's format-spec mini-language for
@@ -41,12 +63,6 @@ hundreds, ... For text with a fixed number of decimals, use format():
 Starlark prints a float of 10^7 or more in exponent form.
   round(2.5), round(3.5), round(27291.8612, 2), round(1250, -2)
   # 2, 4, 27291.86, 1200`,
-}
-
-// addNumbers adds format() and round().
-func addNumbers(d starlark.StringDict) {
-	d["format"] = starlark.NewBuiltin("format", formatBuiltin)
-	d["round"] = starlark.NewBuiltin("round", roundBuiltin)
 }
 
 // formatBuiltin implements format(x, spec="").

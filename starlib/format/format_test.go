@@ -1,18 +1,19 @@
-package starlib
+package format_test
 
 import (
 	"strings"
 	"testing"
 
 	"go.starlark.net/starlark"
+
+	"netscript/starlib"
+	"netscript/starlib/format"
 )
 
 // evalNumbers evaluates expr with format() and round() predeclared.
 func evalNumbers(expr string) (starlark.Value, error) {
-	d := starlark.StringDict{}
-	addNumbers(d)
 	th := &starlark.Thread{Name: "numbers"}
-	return starlark.EvalOptions(FileOptions(), th, "<expr>", expr, d)
+	return starlark.EvalOptions(starlib.FileOptions(), th, "<expr>", expr, format.Module.Members)
 }
 
 // TestFormatMatchesPython checks format() against Python's own output.
