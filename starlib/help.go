@@ -161,16 +161,10 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := libDoc[name]; ok {
 		return d, true
 	}
-	if d, ok := StatisticsDoc[name]; ok {
-		return d, true
-	}
 	if d, ok := concurrencyDoc[name]; ok {
 		return d, true
 	}
 	if d, ok := defaultsDoc[name]; ok {
-		return d, true
-	}
-	if d, ok := StatisticsDoc["stats."+name]; ok {
 		return d, true
 	}
 	if d, ok := plotDoc[name]; ok {
@@ -249,13 +243,11 @@ func workloadBuiltin(name string) *spec.Workload {
 // builtinParams are the parameters of the builtins that are not workloads
 // (api.md names them).
 var builtinParams = map[string][]string{
-	"table":      {"results", "fields"},
-	"csv":        {"results", "fields", "header"},
-	"kv":         {"result", "fields"},
-	"confidence": {"fn", "level", "width", "min", "max", "metric"},
-	"compare":    {"a", "b", "runs", "level", "metric"},
-	"parallel":   {"fns"},
-	"aggregate":  {"results"},
+	"table":     {"results", "fields"},
+	"csv":       {"results", "fields", "header"},
+	"kv":        {"result", "fields"},
+	"parallel":  {"fns"},
+	"aggregate": {"results"},
 
 	"plot":         {"results", "x", "y", "series", "file", "title", "xlabel", "ylabel", "logx", "logy", "width", "height"},
 	"latency_plot": {"results", "file", "kind", "title", "width", "height"},
@@ -274,9 +266,6 @@ var indexDoc = map[string]string{
 
 	"parallel":  "functions run at once; their tests share one start",
 	"aggregate": "results of one kind combined: sums, merged latency",
-
-	"confidence": "runs until the mean is known to width % (netperf -i, -I)",
-	"compare":    "whether b differs from a: Welch's interval over A B B A runs",
 
 	"defaults": "default options for the workload calls that follow",
 }

@@ -6,6 +6,7 @@ import (
 	"netscript/engine/spec"
 	"netscript/starlib/format"
 	"netscript/starlib/module"
+	"netscript/starlib/statistics"
 	"netscript/starlib/values"
 )
 
@@ -14,7 +15,6 @@ import (
 func Predeclared() starlark.StringDict {
 	d := starlark.StringDict{}
 	addWorkloads(d)
-	addStatistics(d)
 	addOutput(d)
 	addLibs(d)
 	addConcurrency(d)
@@ -29,7 +29,7 @@ func Predeclared() starlark.StringDict {
 }
 
 // modules lists the modules, each a package of its own.
-var modules = []*module.Module{values.Module, format.Module}
+var modules = []*module.Module{values.Module, format.Module, statistics.Module}
 
 // addWorkloads adds one builtin per workload.
 func addWorkloads(d starlark.StringDict) {

@@ -1,10 +1,14 @@
-package starlib
+package statistics_test
 
 import (
 	"strings"
 	"testing"
 
 	"go.starlark.net/starlark"
+
+	"netscript/internal/startest"
+	"netscript/starlib"
+	"netscript/starlib/statistics"
 )
 
 // TestStatisticsBadInput runs snippets of confidence(), compare() and stats
@@ -95,8 +99,8 @@ def seq(*vals):
 		{`stats.mode([1])`, "module has no .mode field or method"},
 	}
 	for _, c := range cases {
-		th, _ := newTestThread(t)
-		_, err := starlark.ExecFileOptions(FileOptions(), th, "bad.star", c.code, Predeclared())
+		th, _ := startest.NewThread(t)
+		_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "bad.star", c.code, starlib.Predeclared())
 		if err == nil {
 			t.Errorf("%s: no error, want %q", c.code, c.want)
 			continue
@@ -115,11 +119,11 @@ def seq(*vals):
 // statistics builtin and every member of the stats module.
 func TestStatisticsDocumented(t *testing.T) {
 	names := []string{"confidence", "compare", "stats"}
-	for _, m := range statsModule().AttrNames() {
+	for _, m := range statistics.Module.Members["stats"].(starlark.HasAttrs).AttrNames() {
 		names = append(names, "stats."+m)
 	}
 	for _, n := range names {
-		doc, ok := StatisticsDoc[n]
+		doc, ok := statistics.Doc[n]
 		if !ok || !strings.HasPrefix(doc, n) {
 			t.Errorf("%s: no documentation starting with its name", n)
 		}

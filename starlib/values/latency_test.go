@@ -1,4 +1,4 @@
-package starlib
+package values_test
 
 import (
 	"math"
@@ -9,6 +9,8 @@ import (
 
 	"netscript/engine/hist"
 	"netscript/engine/result"
+	"netscript/internal/startest"
+	"netscript/starlib"
 	"netscript/starlib/values"
 )
 
@@ -26,8 +28,8 @@ func TestLatencyBadInput(t *testing.T) {
 		{`r.latency.percentiles([None])`, "percentiles: qs[0]: q must be a number between 0 and 100, got NoneType None"},
 		{`bare.percentile(50)`, "latency.percentile: this latency has no histogram (a result read from a record written before records kept them)"},
 	}
-	th, _ := newTestThread(t)
-	globals, err := starlark.ExecFileOptions(FileOptions(), th, "setup.star", `r = tcp_rr(transactions=50)`, Predeclared())
+	th, _ := startest.NewThread(t)
+	globals, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "setup.star", `r = tcp_rr(transactions=50)`, starlib.Predeclared())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func TestLatencyBadInput(t *testing.T) {
 	bare := values.NewLatency(r.Value().(*result.Result).Latency, nil)
 	for _, c := range cases {
 		env := starlark.StringDict{"r": r, "bare": bare}
-		_, err := starlark.EvalOptions(FileOptions(), th, "bad.star", c.code, env)
+		_, err := starlark.EvalOptions(starlib.FileOptions(), th, "bad.star", c.code, env)
 		if err == nil {
 			t.Errorf("%s: no error, want %q", c.code, c.want)
 			continue
@@ -56,8 +58,8 @@ func TestPercentileOfKnownSamples(t *testing.T) {
 	}
 	r := values.NewResult(&result.Result{Test: "TCP_RR", Latency: result.LatencyOf(h), Hist: h})
 	qs := []float64{0.05, 0.1, 7, 14, 28, 33.3, 50, 68, 99, 99.95, 100}
-	v, err := starlark.EvalOptions(FileOptions(), &starlark.Thread{}, "p.star",
-		"r.latency.percentiles(qs)", starlark.StringDict{"r": r, "qs": floatList(qs)})
+	v, err := starlark.EvalOptions(starlib.FileOptions(), &starlark.Thread{}, "p.star",
+		"r.latency.percentiles(qs)", starlark.StringDict{"r": r, "qs": floats(qs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func TestPercentileOfKnownSamples(t *testing.T) {
 			t.Errorf("percentiles: %g gives %g us, nearest rank %g us", q, x, want)
 		}
 		// percentile(q) alone takes its own path through the histogram.
-		one, err := starlark.EvalOptions(FileOptions(), &starlark.Thread{}, "p.star",
+		one, err := starlark.EvalOptions(starlib.FileOptions(), &starlark.Thread{}, "p.star",
 			"r.latency.percentile(q)", starlark.StringDict{"r": r, "q": starlark.Float(q)})
 		if err != nil {
 			t.Fatal(err)
@@ -78,4 +80,13 @@ func TestPercentileOfKnownSamples(t *testing.T) {
 			t.Errorf("percentile(%g) = %g us, percentiles gave %g, nearest rank %g us", q, y, x, want)
 		}
 	}
+}
+
+// floats is a list of xs.
+func floats(xs []float64) *starlark.List {
+	var l []starlark.Value
+	for _, x := range xs {
+		l = append(l, starlark.Float(x))
+	}
+	return starlark.NewList(l)
 }

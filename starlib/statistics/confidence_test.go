@@ -1,4 +1,4 @@
-package starlib
+package statistics_test
 
 import (
 	"bytes"
@@ -10,7 +10,9 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/client"
+	"netscript/internal/startest"
 	"netscript/session"
+	"netscript/starlib"
 	"netscript/starlib/thread"
 )
 
@@ -28,10 +30,10 @@ def seq(*vals):
 // runCaptured runs code and returns what it wrote to stderr.
 func runCaptured(t *testing.T, code string) (stderr string, env *session.Session) {
 	t.Helper()
-	th, env := newTestThread(t)
+	th, env := startest.NewThread(t)
 	var errBuf bytes.Buffer
 	env.Stderr = &errBuf
-	if _, err := starlark.ExecFileOptions(FileOptions(), th, "warn.star", feeder+code, Predeclared()); err != nil {
+	if _, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "warn.star", feeder+code, starlib.Predeclared()); err != nil {
 		t.Fatalf("%s: %v", code, err)
 	}
 	return errBuf.String(), env
@@ -98,14 +100,14 @@ func (p *progressLog) Iteration(what string, k, max int) {
 // TestIterationProgress checks that each iteration is announced before it
 // runs, with the most there can be.
 func TestIterationProgress(t *testing.T) {
-	th, env := newTestThread(t)
+	th, env := startest.NewThread(t)
 	log := &progressLog{}
 	env.Progress = log
 	code := feeder + `
 confidence(seq(100, 104, 97, 101), level=95, width=10, max=6)
 compare(seq(1, 2), seq(3, 4), runs=2)
 `
-	if _, err := starlark.ExecFileOptions(FileOptions(), th, "p.star", code, Predeclared()); err != nil {
+	if _, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "p.star", code, starlib.Predeclared()); err != nil {
 		t.Fatal(err)
 	}
 	want := "confidence 1/6, confidence 2/6, confidence 3/6, confidence 4/6, " +
@@ -118,11 +120,11 @@ compare(seq(1, 2), seq(3, 4), runs=2)
 // TestConfidenceCancelled checks that a cancelled context stops the loop
 // between iterations instead of running the remaining ones.
 func TestConfidenceCancelled(t *testing.T) {
-	th, _ := newTestThread(t)
+	th, _ := startest.NewThread(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	thread.SetContext(th, ctx)
 	calls := 0
-	pre := Predeclared()
+	pre := starlib.Predeclared()
 	pre["tick"] = starlark.NewBuiltin("tick", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 		calls++
 		if calls == 2 {
@@ -130,7 +132,7 @@ func TestConfidenceCancelled(t *testing.T) {
 		}
 		return starlark.MakeInt(100 * calls), nil
 	})
-	_, err := starlark.ExecFileOptions(FileOptions(), th, "c.star", `confidence(tick, max=10)`, pre)
+	_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "c.star", `confidence(tick, max=10)`, pre)
 	if err == nil || !strings.Contains(err.Error(), "confidence: iteration 3: context canceled") {
 		t.Fatalf("got %v", err)
 	}

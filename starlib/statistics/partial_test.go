@@ -1,4 +1,4 @@
-package starlib
+package statistics_test
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/internal/startest"
+	"netscript/starlib"
 	"netscript/starlib/values"
 )
 
@@ -14,7 +16,7 @@ import (
 // iteration keeps the three that finished as a value marked partial; one
 // stopped in its second keeps the first iteration's return value.
 func TestPartialConfidence(t *testing.T) {
-	th, _ := newTestThread(t)
+	th, _ := startest.NewThread(t)
 	code := `
 state = {"i": 0}
 def fn():
@@ -31,9 +33,9 @@ confidence(fn, min=5, max=10)
 		{4, "<partial confidence value 100"},
 		{2, "100"},
 	} {
-		pre := Predeclared()
+		pre := starlib.Predeclared()
 		pre["STOP"] = starlark.MakeInt(c.stop)
-		_, err := starlark.ExecFileOptions(FileOptions(), th, "c.star", code, pre)
+		_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "c.star", code, pre)
 		var pe *values.PartialError
 		if !errors.As(err, &pe) {
 			t.Fatalf("stop %d: error %v is no PartialError", c.stop, err)
@@ -51,7 +53,7 @@ confidence(fn, min=5, max=10)
 		}
 	}
 	// A loop that ends is not partial.
-	g, err := starlark.ExecFileOptions(FileOptions(), th, "c.star", `c = confidence(lambda: 5.0, min=2, max=2)`, Predeclared())
+	g, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "c.star", `c = confidence(lambda: 5.0, min=2, max=2)`, starlib.Predeclared())
 	if err != nil {
 		t.Fatal(err)
 	}

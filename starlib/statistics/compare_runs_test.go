@@ -1,4 +1,4 @@
-package starlib
+package statistics_test
 
 import (
 	"strings"

@@ -1,4 +1,10 @@
-package starlib
+// Package statistics is the module of confidence(), compare() and stats:
+// repeated runs until a mean is known to a width (netperf's -i and -I),
+// Welch's interval of a difference over A B B A runs, and descriptive
+// statistics of a list of numbers. The maths is engine/stats'; this module
+// calls a script's functions, reads the metric from what they return and
+// builds the values it returns.
+package statistics
 
 import (
 	"fmt"
@@ -9,21 +15,35 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/stats"
+	"netscript/starlib/module"
 	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
 
-// addStatistics adds confidence(), compare() and the stats module.
-func addStatistics(d starlark.StringDict) {
-	d["confidence"] = starlark.NewBuiltin("confidence", confidenceBuiltin)
-	d["compare"] = starlark.NewBuiltin("compare", compareBuiltin)
-	d["stats"] = statsModule()
+// Module is confidence(), compare() and the stats module, with their help.
+var Module = &module.Module{
+	Name: "statistics",
+	Members: starlark.StringDict{
+		"confidence": starlark.NewBuiltin("confidence", confidenceBuiltin),
+		"compare":    starlark.NewBuiltin("compare", compareBuiltin),
+		"stats":      statsModule(),
+	},
+	Help: Doc,
+	Index: map[string]string{
+		"confidence": "runs until the mean is known to width % (netperf -i, -I)",
+		"compare":    "whether b differs from a: Welch's interval over A B B A runs",
+	},
+	Keywords: map[string][]string{
+		"confidence": {"fn", "level", "width", "min", "max", "metric"},
+		"compare":    {"a", "b", "runs", "level", "metric"},
+	},
 }
 
-// StatisticsDoc holds the help text of the statistics builtins, keyed by
-// the name a script uses ("confidence", "compare", "stats.ci", ...), for
-// help() and the documentation.
-var StatisticsDoc = func() map[string]string {
+// Doc holds the help text of the statistics builtins, keyed by the name a
+// script uses ("confidence", "compare", "stats.ci", ...), for help() and
+// the documentation; a member of stats is found by its bare name too
+// (help("ci")).
+var Doc = func() map[string]string {
 	d := map[string]string{
 		"confidence": confidenceDoc,
 		"compare":    compareDoc,
@@ -31,6 +51,7 @@ var StatisticsDoc = func() map[string]string {
 	}
 	for k, v := range statsDocs {
 		d[k] = v
+		d[strings.TrimPrefix(k, "stats.")] = v
 	}
 	return d
 }()
@@ -41,7 +62,7 @@ type number float64
 
 // Unpack accepts an int or a float.
 func (n *number) Unpack(v starlark.Value) error {
-	f, ok := Number(v)
+	f, ok := output.Number(v)
 	if !ok {
 		return fmt.Errorf("want a number, got %s", v.Type())
 	}
@@ -126,7 +147,7 @@ func call(th *starlark.Thread, who string, fn starlark.Value, metric string, exp
 
 // metricValue returns the value of metric in ret, what who returned.
 func metricValue(who string, ret starlark.Value, metric string, explicit bool) (float64, error) {
-	if x, ok := Number(ret); ok {
+	if x, ok := output.Number(ret); ok {
 		if explicit {
 			return 0, fmt.Errorf("metric %q was given but %s returned a plain number (%s), which has no fields; return a result, or leave metric out", metric, who, ret.String())
 		}
@@ -143,7 +164,7 @@ func metricValue(who string, ret starlark.Value, metric string, explicit bool) (
 	if err != nil {
 		return 0, fmt.Errorf("metric %q: the %s %s returned has no such field; its numeric fields are %s", metric, ret.Type(), who, listOrNone(have))
 	}
-	x, ok := Number(f)
+	x, ok := output.Number(f)
 	switch {
 	case ok:
 		return finite(fmt.Sprintf("metric %q of what %s returned is", metric, who), x)
@@ -194,7 +215,7 @@ func optionalNumber(v starlark.Value, name string) (float64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	x, ok := Number(f)
+	x, ok := output.Number(f)
 	if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0, false
 	}

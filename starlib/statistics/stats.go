@@ -1,4 +1,4 @@
-package starlib
+package statistics
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlarkstruct"
 
 	"netscript/engine/stats"
+	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
 
@@ -98,7 +99,7 @@ func floatsArg(builtin string, v starlark.Value, atLeast int) ([]float64, error)
 	}
 	xs := make([]float64, len(elems))
 	for i, e := range elems {
-		f, ok := Number(e)
+		f, ok := output.Number(e)
 		if !ok {
 			return nil, fmt.Errorf("%s: xs[%d] is %s (%s), not a number", builtin, i, e.String(), e.Type())
 		}

@@ -1,4 +1,4 @@
-package starlib
+package statistics
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/stats"
+	"netscript/starlib/output"
 	"netscript/starlib/thread"
 	"netscript/starlib/values"
 )
@@ -122,7 +123,7 @@ func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 			return nil, err
 		}
 		if i == 1 {
-			if _, ok := Number(m.ret); ok {
+			if _, ok := output.Number(m.ret); ok {
 				names[0] = "value"
 			}
 		}

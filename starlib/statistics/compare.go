@@ -1,4 +1,4 @@
-package starlib
+package statistics
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/stats"
+	"netscript/starlib/output"
 	"netscript/starlib/thread"
 	"netscript/starlib/values"
 )
@@ -110,7 +111,7 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	}
 
 	name := metric
-	if _, ok := Number(rets[0][0]); ok {
+	if _, ok := output.Number(rets[0][0]); ok {
 		name = "value"
 	}
 	units := unitsOf(rets[0][0], metric)
