@@ -16,6 +16,7 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/spec"
+	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
 
@@ -219,8 +220,8 @@ func TestHelpEntriesAlike(t *testing.T) {
 			t.Errorf("help(%s): the text after the signature starts %q; start with a verb in the third person, capitalised (\"Lays results out ...\", \"Returns ...\")", n, lines[2])
 		}
 		for _, l := range lines {
-			if len([]rune(l)) > MailWidth {
-				t.Errorf("help(%s): line wider than %d: %q", n, MailWidth, l)
+			if len([]rune(l)) > output.MailWidth {
+				t.Errorf("help(%s): line wider than %d: %q", n, output.MailWidth, l)
 			}
 		}
 	}

@@ -14,42 +14,6 @@ import (
 
 // outputDoc documents the builtins of this area.
 var outputDoc = map[string]string{
-	"table": `table(results, fields=None) -> str
-
-Lays results out as netperf's human output does: a header of up to three
-lines (name, more of the name, units), fixed-width columns, numbers
-right-aligned, at most 80 columns wide so it can be pasted into a mail
-(columns that do not fit go into a second block below).
-
-  results  a list of results (or of dicts such as r.to_dict()); one result
-           is a table of one row
-  fields   field names, dotted for nested ones ("latency.p99",
-           "remote.transactions"), as a list or one comma-separated string;
-           None picks a set for the kind of test (for TCP_RR: test, request,
-           response, burst, elapsed, throughput, latency.p50, latency.p99,
-           then brand and errors when any result has them)
-
-An unknown field is an error that lists the valid ones.
-  print(table([tcp_rr(request=s, response=s) for s in [1, 64, 1024]]))`,
-	"csv": `csv(results, fields=None, header=True) -> str
-
-Lays results out as netperf -- -o does: one header line of field names,
-then one line per result; header=False leaves the header out, as
-netperf's -P 0 does, for shell loops. Fields as for table(); the default
-set adds units, brand, transactions and the latency distribution. Fields
-may also be netperf's selector names, in any case (result_brand, throughput,
-p99_latency, mean_latency, transaction_rate, rt_latency, elapsed_time,
-lss_size, ...): those head their column with netperf's selector name
-(P99_LATENCY), with netscript's figure.
-  print(csv(results, ["brand", "throughput", "latency.p99"]))
-  print(csv(r, "result_brand,throughput,p99_latency", header=False))`,
-	"kv": `kv(result, fields=None) -> str
-
-Lays one result out as netperf -- -k does: NAME=value lines, the name in
-capitals with dots as underscores (latency.p99 is LATENCY_P99; netperf's
-selector p99_latency stays P99_LATENCY), strings in double quotes so a
-shell can source the text. Fields as for csv().
-  print(kv(tcp_rr(duration=2), ["throughput", "latency.p99"]))`,
 	"env": `env() -> env
 
 Describes this machine and this netscript, as records keep it: hostname,
@@ -144,7 +108,7 @@ func Help(x starlark.Value) (string, error) {
 			return doc, nil
 		}
 		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(output.FieldNames(v), ", "))
-		return strings.Join(wrapText(text, MailWidth-2), "\n"), nil
+		return strings.Join(wrapText(text, output.MailWidth-2), "\n"), nil
 	}
 	return fmt.Sprintf("a %s value: %s", x.Type(), x.String()), nil
 }
@@ -193,11 +157,11 @@ func workloadHelp(w *spec.Workload) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s(option=value, ...) -> result\n\n", w.Name)
 	intro := fmt.Sprintf("Runs one %s test (netperf -t %s): each transaction is %s. Every option is a keyword and may be left out.", w, w, w.Unit)
-	b.WriteString(strings.Join(wrapText(intro, MailWidth-2), "\n"))
+	b.WriteString(strings.Join(wrapText(intro, output.MailWidth-2), "\n"))
 	b.WriteString("\n\nOptions:\n")
 	for _, o := range optionsFor(w) {
 		fmt.Fprintf(&b, "  %s = %s\n", o.name, o.def)
-		for _, line := range wrapText(o.doc, MailWidth-8) {
+		for _, line := range wrapText(o.doc, output.MailWidth-8) {
 			fmt.Fprintf(&b, "      %s\n", line)
 		}
 	}
@@ -258,11 +222,8 @@ var builtinParams = map[string][]string{
 
 // indexDoc is the line help() gives each builtin of this area.
 var indexDoc = map[string]string{
-	"table": "results as a fixed-width table (netperf's human output)",
-	"csv":   "results as CSV lines (netperf -- -o)",
-	"kv":    "one result as NAME=value lines (netperf -- -k)",
-	"env":   "this machine: kernel, CPU, the sysctls that move results",
-	"help":  "this list; help(x) documents x",
+	"env":  "this machine: kernel, CPU, the sysctls that move results",
+	"help": "this list; help(x) documents x",
 
 	"parallel":  "functions run at once; their tests share one start",
 	"aggregate": "results of one kind combined: sums, merged latency",
@@ -298,8 +259,8 @@ func helpIndex() string {
 		} else if doc, ok := helpDocOf(n); ok {
 			line = helpSummary(doc)
 		}
-		if len(line) > MailWidth-16 {
-			line = line[:MailWidth-19] + "..."
+		if len(line) > output.MailWidth-16 {
+			line = line[:output.MailWidth-19] + "..."
 		}
 		fmt.Fprintf(&b, "  %-12s  %s\n", n, line)
 	}

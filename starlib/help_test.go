@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.starlark.net/starlark"
+
+	"netscript/starlib/output"
 )
 
 // TestHelp: help() prints, through print(), what each kind of value is and
@@ -51,8 +53,8 @@ func TestHelp(t *testing.T) {
 				t.Errorf("tcp_crr lists burst:\n%s", out.String())
 			}
 			for _, line := range strings.Split(out.String(), "\n") {
-				if len(line) > MailWidth {
-					t.Errorf("line wider than %d: %q", MailWidth, line)
+				if len(line) > output.MailWidth {
+					t.Errorf("line wider than %d: %q", output.MailWidth, line)
 				}
 			}
 		})

@@ -12,6 +12,7 @@ import (
 
 	"netscript/engine/sock"
 	"netscript/engine/spec"
+	"netscript/starlib/output"
 )
 
 // option is one keyword option of the workload builtins: its name, its
@@ -171,7 +172,7 @@ var options = []option{
 		}},
 	{"rate", "as fast as possible", "transactions (or sends, for streams) per second to pace the test to (netperf -w, -b)",
 		func(s *spec.Spec, v starlark.Value) error {
-			f, ok := Number(v)
+			f, ok := output.Number(v)
 			if !ok {
 				return fmt.Errorf("want a number per second, got %s", v.Type())
 			}

@@ -94,9 +94,9 @@ rs = parallel([
 			}
 		}
 		v, _ := output.Field(r, "start")
-		s, _ := Number(v)
+		s, _ := output.Number(v)
 		v, _ = output.Field(r, "elapsed")
-		e, _ := Number(v)
+		e, _ := output.Number(v)
 		starts, ends = append(starts, s), append(ends, s+e)
 		c, _ := output.Field(r, "config.client")
 		if want := []string{addrs[0], addrs[1], ""}[i]; c.(starlark.String) != starlark.String(want) {

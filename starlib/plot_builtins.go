@@ -6,6 +6,7 @@ import (
 	"go.starlark.net/starlark"
 	"gonum.org/v1/plot/vg"
 
+	"netscript/starlib/output"
 	"netscript/starlib/plot"
 )
 
@@ -216,7 +217,7 @@ func allStatistics(rows []starlark.Value) bool {
 
 // plotRows reads the results (or values) argument: a list of them, or one.
 func plotRows(b *starlark.Builtin, v starlark.Value) ([]starlark.Value, error) {
-	rows, err := outputRows(b.Name(), v)
+	rows, err := output.Rows(b.Name(), v)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"netscript/starlib/output"
 )
 
 // TestPlotHelpAlike: the picture builtins' help is written as every help()
 // entry is: a one-line signature, a blank line, a sentence starting with a
-// verb in the third person, lines within MailWidth; help() lists each with
+// verb in the third person, lines within output.MailWidth; help() lists each with
 // its lower-case line.
 func TestPlotHelpAlike(t *testing.T) {
 	thirdPerson := regexp.MustCompile(`^[A-Z][a-z]+(-[a-z]+)?s$`)
@@ -19,7 +21,7 @@ func TestPlotHelpAlike(t *testing.T) {
 			t.Errorf("%s: %q", n, lines[:3])
 		}
 		for _, l := range lines {
-			if len([]rune(l)) > MailWidth {
+			if len([]rune(l)) > output.MailWidth {
 				t.Errorf("%s wide: %q", n, l)
 			}
 		}

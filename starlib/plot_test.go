@@ -16,6 +16,7 @@ import (
 	"netscript/engine/result"
 	"netscript/internal/startest"
 	"netscript/starlib"
+	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
 
@@ -375,8 +376,8 @@ func TestPictureHelp(t *testing.T) {
 			t.Errorf("%s lacks %q:\n%s", code, sig, out.String())
 		}
 		for _, l := range strings.Split(out.String(), "\n") {
-			if len([]rune(l)) > starlib.MailWidth {
-				t.Errorf("%s: line wider than %d: %q", code, starlib.MailWidth, l)
+			if len([]rune(l)) > output.MailWidth {
+				t.Errorf("%s: line wider than %d: %q", code, output.MailWidth, l)
 			}
 		}
 	}

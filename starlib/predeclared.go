@@ -6,6 +6,7 @@ import (
 	"netscript/engine/spec"
 	"netscript/starlib/format"
 	"netscript/starlib/module"
+	"netscript/starlib/output"
 	"netscript/starlib/statistics"
 	"netscript/starlib/values"
 )
@@ -29,7 +30,7 @@ func Predeclared() starlark.StringDict {
 }
 
 // modules lists the modules, each a package of its own.
-var modules = []*module.Module{values.Module, format.Module, statistics.Module}
+var modules = []*module.Module{values.Module, format.Module, statistics.Module, output.Module}
 
 // addWorkloads adds one builtin per workload.
 func addWorkloads(d starlark.StringDict) {

@@ -5,6 +5,10 @@
 // dotted paths into them (Field). Left without fields, each kind of test
 // gets netperf's default set (TableDefaults, RecordDefaults).
 //
-// The table(), csv() and kv() builtins of package starlib call it, as do
-// the record format (netscript show and replay) and the REPL's completion.
+// It is also the module of the table(), csv() and kv() builtins (Module),
+// and reads the arguments of builtins that take results (Rows). It sits
+// below the other modules and values: a value prints its figures as
+// table() does (FloatText), and the statistics and plot modules read
+// fields by the same paths. The record format (netscript show and replay)
+// and the REPL's completion use it too.
 package output

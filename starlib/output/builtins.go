@@ -1,4 +1,4 @@
-package starlib
+package output
 
 import (
 	"fmt"
@@ -6,33 +6,37 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"netscript/starlib/output"
+	"netscript/starlib/module"
 )
 
-// addOutput adds table(), csv(), kv(), env() and help().
-func addOutput(d starlark.StringDict) {
-	d["help"] = starlark.NewBuiltin("help", helpBuiltin)
-	d["table"] = starlark.NewBuiltin("table", tableBuiltin)
-	d["csv"] = starlark.NewBuiltin("csv", csvBuiltin)
-	d["kv"] = starlark.NewBuiltin("kv", kvBuiltin)
-	d["env"] = starlark.NewBuiltin("env", envBuiltin)
+// Module is table(), csv() and kv(), with their help.
+var Module = &module.Module{
+	Name: "output",
+	Members: starlark.StringDict{
+		"table": starlark.NewBuiltin("table", tableBuiltin),
+		"csv":   starlark.NewBuiltin("csv", csvBuiltin),
+		"kv":    starlark.NewBuiltin("kv", kvBuiltin),
+	},
+	Help: doc,
+	Index: map[string]string{
+		"table": "results as a fixed-width table (netperf's human output)",
+		"csv":   "results as CSV lines (netperf -- -o)",
+		"kv":    "one result as NAME=value lines (netperf -- -k)",
+	},
+	Keywords: map[string][]string{
+		"table": {"results", "fields"},
+		"csv":   {"results", "fields", "header"},
+		"kv":    {"result", "fields"},
+	},
 }
-
-// MailWidth is the width table() and help() keep to, so their text pasted
-// into a mail is not wrapped.
-const MailWidth = output.MailWidth
-
-// Number converts an int or float value to float64 (output.Number; the
-// option parsers and statistics builtins use it).
-func Number(v starlark.Value) (float64, bool) { return output.Number(v) }
 
 // tableBuiltin: table(results, fields=None) returns netperf's human layout.
 func tableBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	rows, fields, err := outputArgs(b, args, kwargs, output.TableDefaults)
+	rows, fields, err := outputArgs(b, args, kwargs, TableDefaults)
 	if err != nil {
 		return nil, err
 	}
-	s, err := output.Table(rows, fields)
+	s, err := Table(rows, fields)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
@@ -47,11 +51,11 @@ func csvBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "results", &rv, "fields?", &fv, "header?", &header); err != nil {
 		return nil, err
 	}
-	rows, fields, err := outputRowsFields(b.Name(), rv, fv, output.RecordDefaults)
+	rows, fields, err := outputRowsFields(b.Name(), rv, fv, RecordDefaults)
 	if err != nil {
 		return nil, err
 	}
-	s, err := output.CSVRows(rows, fields, header)
+	s, err := CSVRows(rows, fields, header)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
@@ -64,7 +68,7 @@ func kvBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "result", &v, "fields?", &fv); err != nil {
 		return nil, err
 	}
-	if !isOutputRow(v) {
+	if !IsRow(v) {
 		if n := starlark.Len(v); n >= 0 {
 			return nil, fmt.Errorf("%s: takes one result, got a %s of %d; use csv() for several", b.Name(), v.Type(), n)
 		}
@@ -75,9 +79,9 @@ func kvBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 		return nil, err
 	}
 	if fields == nil {
-		fields = output.RecordDefaults([]starlark.Value{v})
+		fields = RecordDefaults([]starlark.Value{v})
 	}
-	s, err := output.KV(v, fields)
+	s, err := KV(v, fields)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
@@ -96,7 +100,7 @@ func outputArgs(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tupl
 // outputRowsFields reads the results and fields arguments of builtin and
 // fills in default fields.
 func outputRowsFields(builtin string, rv, fv starlark.Value, defaults func([]starlark.Value) []string) ([]starlark.Value, []string, error) {
-	rows, err := outputRows(builtin, rv)
+	rows, err := Rows(builtin, rv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,9 +114,9 @@ func outputRowsFields(builtin string, rv, fv starlark.Value, defaults func([]sta
 	return rows, fields, nil
 }
 
-// isOutputRow reports whether v can be one row: a result or other value with
+// IsRow reports whether v can be one row: a result or other value with
 // fields, or a dict (such as r.to_dict() or a decoded record).
-func isOutputRow(v starlark.Value) bool {
+func IsRow(v starlark.Value) bool {
 	switch v.(type) {
 	case *starlark.Dict:
 		return true
@@ -124,9 +128,10 @@ func isOutputRow(v starlark.Value) bool {
 	return false
 }
 
-// outputRows reads a list (or tuple) of results; one result is a list of one.
-func outputRows(builtin string, v starlark.Value) ([]starlark.Value, error) {
-	if isOutputRow(v) {
+// Rows reads the results argument of builtin: a list (or tuple) of
+// results, or one result, a list of one.
+func Rows(builtin string, v starlark.Value) ([]starlark.Value, error) {
+	if IsRow(v) {
 		return []starlark.Value{v}, nil
 	}
 	it, ok := v.(starlark.Iterable)
@@ -138,7 +143,7 @@ func outputRows(builtin string, v starlark.Value) ([]starlark.Value, error) {
 	defer iter.Done()
 	var x starlark.Value
 	for i := 0; iter.Next(&x); i++ {
-		if !isOutputRow(x) {
+		if !IsRow(x) {
 			return nil, fmt.Errorf("%s: results[%d] is a %s, not a result", builtin, i, x.Type())
 		}
 		rows = append(rows, x)
@@ -180,4 +185,44 @@ func outputFields(builtin string, v starlark.Value) ([]string, error) {
 		return nil, fmt.Errorf("%s: fields is empty; leave it out for the defaults", builtin)
 	}
 	return names, nil
+}
+
+// doc documents table(), csv() and kv() for help().
+var doc = map[string]string{
+	"table": `table(results, fields=None) -> str
+
+Lays results out as netperf's human output does: a header of up to three
+lines (name, more of the name, units), fixed-width columns, numbers
+right-aligned, at most 80 columns wide so it can be pasted into a mail
+(columns that do not fit go into a second block below).
+
+  results  a list of results (or of dicts such as r.to_dict()); one result
+           is a table of one row
+  fields   field names, dotted for nested ones ("latency.p99",
+           "remote.transactions"), as a list or one comma-separated string;
+           None picks a set for the kind of test (for TCP_RR: test, request,
+           response, burst, elapsed, throughput, latency.p50, latency.p99,
+           then brand and errors when any result has them)
+
+An unknown field is an error that lists the valid ones.
+  print(table([tcp_rr(request=s, response=s) for s in [1, 64, 1024]]))`,
+	"csv": `csv(results, fields=None, header=True) -> str
+
+Lays results out as netperf -- -o does: one header line of field names,
+then one line per result; header=False leaves the header out, as
+netperf's -P 0 does, for shell loops. Fields as for table(); the default
+set adds units, brand, transactions and the latency distribution. Fields
+may also be netperf's selector names, in any case (result_brand, throughput,
+p99_latency, mean_latency, transaction_rate, rt_latency, elapsed_time,
+lss_size, ...): those head their column with netperf's selector name
+(P99_LATENCY), with netscript's figure.
+  print(csv(results, ["brand", "throughput", "latency.p99"]))
+  print(csv(r, "result_brand,throughput,p99_latency", header=False))`,
+	"kv": `kv(result, fields=None) -> str
+
+Lays one result out as netperf -- -k does: NAME=value lines, the name in
+capitals with dots as underscores (latency.p99 is LATENCY_P99; netperf's
+selector p99_latency stays P99_LATENCY), strings in double quotes so a
+shell can source the text. Fields as for csv().
+  print(kv(tcp_rr(duration=2), ["throughput", "latency.p99"]))`,
 }
