@@ -9,7 +9,6 @@ import (
 
 	"netscript/engine/result"
 	"netscript/record"
-	"netscript/starlib"
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
 	"netscript/starlib/values"
@@ -70,8 +69,8 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 			continue
 		}
 		lined := sweepLines(rows, x)
-		spec := starlib.PlotSpec{X: x, Series: "line", Title: fmt.Sprintf("throughput against %s", x)}
-		if f, err := starlib.SweepFigure(lined, spec); err == nil {
+		spec := plot.PlotSpec{X: x, Series: "line", Title: fmt.Sprintf("throughput against %s", x)}
+		if f, err := plot.SweepFigure(lined, spec); err == nil {
 			figs = append(figs, Figure{spec.Title, f})
 		} else {
 			notes = append(notes, fmt.Sprintf("no sweep of %s: %v", units, err))
@@ -79,7 +78,7 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 		if units == result.UnitsTrans {
 			spec.Y, spec.Title = "latency.p99", fmt.Sprintf("p99 latency against %s", x)
 			spec.YLabel = "latency.p99 (µs)"
-			if f, err := starlib.SweepFigure(lined, spec); err == nil {
+			if f, err := plot.SweepFigure(lined, spec); err == nil {
 				figs = append(figs, Figure{spec.Title, f})
 			}
 		}
@@ -90,7 +89,7 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 			notes = append(notes, fmt.Sprintf("latency distribution: the first %d of %d results", maxCurves, len(shown)))
 			shown = shown[:maxCurves]
 		}
-		if f, err := starlib.LatencyFigure(shown, plot.CCDF, "latency distribution"); err == nil {
+		if f, err := plot.LatencyFigure(shown, plot.CCDF, "latency distribution"); err == nil {
 			figs = append(figs, Figure{"latency distribution", f})
 		} else {
 			notes = append(notes, fmt.Sprintf("no latency distribution: %v", err))
@@ -121,7 +120,7 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 			notes = append(notes, fmt.Sprintf("%s: the first %d of %d results", title, maxCurves, len(shown)))
 			shown = shown[:maxCurves]
 		}
-		if f, err := starlib.TimeseriesFigureFrom(shown, "throughput", false, title, t0); err == nil {
+		if f, err := plot.TimeseriesFigureFrom(shown, "throughput", false, title, t0); err == nil {
 			figs = append(figs, Figure{title, f})
 		} else {
 			notes = append(notes, fmt.Sprintf("no time series: %v", err))

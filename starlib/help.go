@@ -131,9 +131,6 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := defaultsDoc[name]; ok {
 		return d, true
 	}
-	if d, ok := plotDoc[name]; ok {
-		return d, true
-	}
 
 	for _, m := range modules {
 		if d, ok := m.Help[name]; ok {
@@ -212,12 +209,6 @@ var builtinParams = map[string][]string{
 	"kv":        {"result", "fields"},
 	"parallel":  {"fns"},
 	"aggregate": {"results"},
-
-	"plot":         {"results", "x", "y", "series", "file", "title", "xlabel", "ylabel", "logx", "logy", "width", "height"},
-	"latency_plot": {"results", "file", "kind", "title", "width", "height"},
-	"timeseries":   {"results", "file", "y", "per_flow", "title", "width", "height"},
-	"bars":         {"values", "file", "labels", "title", "width", "height"},
-	"chart":        {"values", "kind", "x", "y", "series", "title", "xlabel", "ylabel", "logx", "logy", "labels", "per_flow", "unicode"},
 }
 
 // indexDoc is the line help() gives each builtin of this area.
@@ -249,8 +240,6 @@ func helpIndex() string {
 		if w := workloadBuiltin(n); w != nil {
 			line = fmt.Sprintf("%s test: %s", w, w.Short)
 		} else if short, ok := indexDoc[n]; ok {
-			line = short
-		} else if short, ok := plotIndexDoc[n]; ok {
 			line = short
 		} else if short, ok := moduleIndex(n); ok {
 			line = short

@@ -7,6 +7,7 @@ import (
 	"netscript/starlib/format"
 	"netscript/starlib/module"
 	"netscript/starlib/output"
+	"netscript/starlib/plot"
 	"netscript/starlib/statistics"
 	"netscript/starlib/values"
 )
@@ -19,7 +20,6 @@ func Predeclared() starlark.StringDict {
 	addOutput(d)
 	addLibs(d)
 	addConcurrency(d)
-	addPlots(d)
 	addDefaults(d)
 	for _, m := range modules {
 		for name, v := range m.Members {
@@ -30,7 +30,7 @@ func Predeclared() starlark.StringDict {
 }
 
 // modules lists the modules, each a package of its own.
-var modules = []*module.Module{values.Module, format.Module, statistics.Module, output.Module}
+var modules = []*module.Module{values.Module, format.Module, statistics.Module, output.Module, plot.Module}
 
 // addWorkloads adds one builtin per workload.
 func addWorkloads(d starlark.StringDict) {

@@ -32,17 +32,30 @@ func NewThread(t testing.TB) (*starlark.Thread, *session.Session) {
 	return th, env
 }
 
-// update rewrites the golden files of formatted output:
+// The flag -update rewrites the golden files of formatted output:
 //
 //	go test ./starlib/output ./record -run Golden -update
-var update = flag.Bool("update", false, "rewrite testdata/golden files with the output the code gives now")
+//
+// A package whose own tests define -update (starlib/plot's charts) shares
+// that flag: both rewrite their files.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite testdata/golden files with the output the code gives now")
+	}
+}
+
+// updating reports whether -update was given.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // Golden compares got with testdata/golden/name of the package under test,
 // or rewrites that file with -update.
 func Golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
-	if *update {
+	if updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -1,20 +1,25 @@
-package starlib
+package plot_test
 
 import (
 	"regexp"
 	"strings"
 	"testing"
 
+	"go.starlark.net/starlark"
+
+	"netscript/internal/startest"
+	"netscript/starlib"
 	"netscript/starlib/output"
+	"netscript/starlib/plot"
 )
 
 // TestPlotHelpAlike: the picture builtins' help is written as every help()
 // entry is: a one-line signature, a blank line, a sentence starting with a
-// verb in the third person, lines within output.MailWidth; help() lists each with
-// its lower-case line.
+// verb in the third person, lines within output.MailWidth; help() lists
+// each with its lower-case line.
 func TestPlotHelpAlike(t *testing.T) {
 	thirdPerson := regexp.MustCompile(`^[A-Z][a-z]+(-[a-z]+)?s$`)
-	for n, d := range plotDoc {
+	for n, d := range plot.Module.Help {
 		lines := strings.Split(d, "\n")
 		sig := regexp.MustCompile(`^` + regexp.QuoteMeta(n) + `(\(.*\)( -> [A-Za-z]+)?| \([a-z ]+\))$`)
 		if !sig.MatchString(lines[0]) || lines[1] != "" || !thirdPerson.MatchString(strings.Fields(lines[2])[0]) {
@@ -26,9 +31,14 @@ func TestPlotHelpAlike(t *testing.T) {
 			}
 		}
 	}
-	idx := helpIndex()
-	for n := range plotDoc {
-		if !strings.Contains(idx, plotIndexDoc[n]) {
+	th, _ := startest.NewThread(t)
+	var idx strings.Builder
+	th.Print = func(_ *starlark.Thread, msg string) { idx.WriteString(msg + "\n") }
+	if _, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "help.star", "help()", starlib.Predeclared()); err != nil {
+		t.Fatal(err)
+	}
+	for n := range plot.Module.Help {
+		if !strings.Contains(idx.String(), plot.Module.Index[n]) {
 			t.Errorf("index lacks %s", n)
 		}
 	}

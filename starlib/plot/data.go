@@ -1,4 +1,4 @@
-package starlib
+package plot
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 
 	"netscript/engine/result"
 	"netscript/starlib/output"
-	"netscript/starlib/plot"
 	"netscript/starlib/values"
 )
 
@@ -26,7 +25,7 @@ type PlotSpec struct {
 // mixed) out as lines and points: y against x, one line per value of
 // series. A confidence value's y is its mean with low and high as error
 // bars.
-func SweepFigure(rows []starlark.Value, s PlotSpec) (*plot.Figure, error) {
+func SweepFigure(rows []starlark.Value, s PlotSpec) (*Figure, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("no results to plot")
 	}
@@ -54,7 +53,7 @@ func SweepFigure(rows []starlark.Value, s PlotSpec) (*plot.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &plot.Figure{Title: s.Title, XLabel: s.XLabel, YLabel: s.YLabel, LogX: s.LogX, LogY: s.LogY}
+	f := &Figure{Title: s.Title, XLabel: s.XLabel, YLabel: s.YLabel, LogX: s.LogX, LogY: s.LogY}
 	if f.XLabel == "" {
 		f.XLabel = s.X
 	}
@@ -66,7 +65,7 @@ func SweepFigure(rows []starlark.Value, s PlotSpec) (*plot.Figure, error) {
 		}
 	}
 	var order []string
-	bySeries := map[string]*plot.Series{}
+	bySeries := map[string]*Series{}
 	names := map[string]int{}
 	numericX := true
 	xs := make([]starlark.Value, len(rows))
@@ -120,7 +119,7 @@ func SweepFigure(rows []starlark.Value, s PlotSpec) (*plot.Figure, error) {
 		}
 		sr, ok := bySeries[key]
 		if !ok {
-			sr = &plot.Series{Name: key}
+			sr = &Series{Name: key}
 			bySeries[key] = sr
 			order = append(order, key)
 		}
@@ -143,7 +142,7 @@ func SweepFigure(rows []starlark.Value, s PlotSpec) (*plot.Figure, error) {
 }
 
 // plotPoint reads y of row at x; false when it was not measured (None).
-func plotPoint(row starlark.Value, y string, x float64) (plot.Point, bool, error) {
+func plotPoint(row starlark.Value, y string, x float64) (Point, bool, error) {
 	if plotKind(row) == "confidence" {
 		metric, _ := plotField(row, "metric")
 		if y == "mean" || y == plainString(metric) {
@@ -151,28 +150,28 @@ func plotPoint(row starlark.Value, y string, x float64) (plot.Point, bool, error
 			for i, name := range []string{"mean", "low", "high"} {
 				v, err := output.Field(row, name)
 				if err != nil {
-					return plot.Point{}, false, err
+					return Point{}, false, err
 				}
 				n[i], _ = output.Number(v)
 			}
-			return plot.Point{X: x, Y: n[0], Low: n[1], High: n[2], Err: true}, true, nil
+			return Point{X: x, Y: n[0], Low: n[1], High: n[2], Err: true}, true, nil
 		}
 	}
 	v, err := plotField(row, y)
 	if err != nil {
-		return plot.Point{}, false, err
+		return Point{}, false, err
 	}
 	if v == starlark.None {
-		return plot.Point{}, false, nil
+		return Point{}, false, nil
 	}
 	n, ok := output.Number(v)
 	if !ok {
-		return plot.Point{}, false, fmt.Errorf("field %s is a %s (%s), not a number to plot", y, v.Type(), v)
+		return Point{}, false, fmt.Errorf("field %s is a %s (%s), not a number to plot", y, v.Type(), v)
 	}
 	if math.IsNaN(n) || math.IsInf(n, 0) {
-		return plot.Point{}, false, nil
+		return Point{}, false, nil
 	}
-	return plot.Point{X: x, Y: n}, true, nil
+	return Point{X: x, Y: n}, true, nil
 }
 
 // plotField reads a field as csv() does; a confidence value's own fields

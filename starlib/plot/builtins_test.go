@@ -1,4 +1,4 @@
-package starlib_test
+package plot_test
 
 import (
 	"bytes"

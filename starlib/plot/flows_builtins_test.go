@@ -1,4 +1,4 @@
-package starlib_test
+package plot_test
 
 import (
 	"os"
@@ -11,8 +11,8 @@ import (
 	"netscript/starlib/values"
 )
 
-// flowThroughputs are the samples of starlib/plot's golden per-flow chart
-// (plot/flows_test.go): three flows at t = 0.25, 0.5, 0.75 and 1 s.
+// flowThroughputs are the samples of the golden per-flow chart
+// (flows_test.go): three flows at t = 0.25, 0.5, 0.75 and 1 s.
 var flowThroughputs = [][]float64{
 	{3000, 3100, 2900, 3050},
 	{2000, 2500, 2600, 2400},
@@ -42,7 +42,7 @@ func flowsResult() *result.Result {
 
 // TestTimeseriesPerFlow: per_flow=True draws one line per flow from each
 // flow's own samples (as results and as to_dict() gives them), and the
-// text chart of the three flows is starlib/plot's golden one.
+// text chart of the three flows is the golden one.
 func TestTimeseriesPerFlow(t *testing.T) {
 	g := pictureGlobals(t)
 	g["flows3"] = values.NewResult(flowsResult())
@@ -89,12 +89,12 @@ func TestTimeseriesPerFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("plot/testdata/timeseries_flows.golden")
+	want, err := os.ReadFile("testdata/timeseries_flows.golden")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := starlark.AsString(out); got+"\n" != string(want) {
-		t.Errorf("the chart differs from plot/testdata/timeseries_flows.golden:\n%s", got)
+		t.Errorf("the chart differs from testdata/timeseries_flows.golden:\n%s", got)
 	}
 	// Without per_flow: one line, the test's own samples.
 	out, err = runPicture(t, g, `out = timeseries([flows3], file = dir + "/top.svg")`)

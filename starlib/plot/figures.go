@@ -1,4 +1,4 @@
-package starlib
+package plot
 
 import (
 	"fmt"
@@ -7,24 +7,23 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/starlib/output"
-	"netscript/starlib/plot"
 )
 
 // LatencyFigure lays the full latency histogram of every result out as one
-// curve of the given kind (plot.CDF, plot.CCDF or plot.Histogram) against
+// curve of the given kind (CDF, CCDF or Histogram) against
 // latency on a log axis, with the percentiles marked. An aggregate()d
 // result is one curve.
-func LatencyFigure(rows []starlark.Value, kind, title string) (*plot.Figure, error) {
+func LatencyFigure(rows []starlark.Value, kind, title string) (*Figure, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("no results to plot")
 	}
-	f := &plot.Figure{Title: title, XLabel: "latency (µs)", LogX: true, Step: true}
+	f := &Figure{Title: title, XLabel: "latency (µs)", LogX: true, Step: true}
 	switch kind {
-	case plot.CDF:
+	case CDF:
 		f.YLabel = "fraction at or below"
-	case plot.CCDF:
+	case CCDF:
 		f.YLabel, f.LogY = "fraction slower", true
-	case plot.Histogram:
+	case Histogram:
 		f.YLabel = "fraction of transactions"
 	default:
 		return nil, fmt.Errorf("kind %q: use \"cdf\", \"ccdf\" or \"histogram\"", kind)
@@ -45,7 +44,7 @@ func LatencyFigure(rows []starlark.Value, kind, title string) (*plot.Figure, err
 			name = fmt.Sprintf("%s (%d)", name, n+1)
 		}
 		seen[rowName(r, i)]++
-		s, err := plot.LatencySeries(name, res.Hist, kind)
+		s, err := LatencySeries(name, res.Hist, kind)
 		if err != nil {
 			return nil, fmt.Errorf("results[%d]: %w", i, err)
 		}
@@ -57,7 +56,7 @@ func LatencyFigure(rows []starlark.Value, kind, title string) (*plot.Figure, err
 // TimeseriesFigure lays the interim samples of results out against one
 // time axis: each sample at its result's start plus its t, so the tests of
 // a parallel() call share a clock. One line per result, or per flow.
-func TimeseriesFigure(rows []starlark.Value, y string, perFlow bool, title string) (*plot.Figure, error) {
+func TimeseriesFigure(rows []starlark.Value, y string, perFlow bool, title string) (*Figure, error) {
 	return TimeseriesFigureFrom(rows, y, perFlow, title, math.Inf(1))
 }
 
@@ -65,7 +64,7 @@ func TimeseriesFigure(rows []starlark.Value, y string, perFlow bool, title strin
 // (seconds since the Unix epoch, as a result's start) when t0 is earlier
 // than every result's start, so that several pictures of one run share a
 // clock.
-func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title string, t0 float64) (*plot.Figure, error) {
+func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title string, t0 float64) (*Figure, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("no results to plot")
 	}
@@ -85,7 +84,7 @@ func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title s
 		starts[i], _ = output.Number(v)
 		t0 = math.Min(t0, starts[i])
 	}
-	f := &plot.Figure{Title: title, XLabel: "time (s)", XZero: true}
+	f := &Figure{Title: title, XLabel: "time (s)", XZero: true}
 	if y == "throughput" {
 		f.YLabel = withUnits(y, units)
 	} else {
@@ -103,7 +102,7 @@ func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title s
 				return nil, fmt.Errorf("results[%d]: %w", i, err)
 			}
 			l, _ := iv.(*starlark.List)
-			s := plot.Series{Name: names[k]}
+			s := Series{Name: names[k]}
 			for j := 0; l != nil && j < l.Len(); j++ {
 				t, err := output.Field(l.Index(j), "t")
 				if err != nil {
@@ -131,14 +130,14 @@ func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title s
 // BarsFigure lays confidence() or compare() values (not mixed) out as one
 // bar each with its interval, labelled by labels, else by the brand of
 // their results.
-func BarsFigure(values []starlark.Value, labels []string, title string) (*plot.Bars, error) {
+func BarsFigure(values []starlark.Value, labels []string, title string) (*Bars, error) {
 	if len(values) == 0 {
 		return nil, fmt.Errorf("no values to plot")
 	}
 	if labels != nil && len(labels) != len(values) {
 		return nil, fmt.Errorf("%d labels for %d values", len(labels), len(values))
 	}
-	b := &plot.Bars{Title: title}
+	b := &Bars{Title: title}
 	// confidence() and stats.ci() values are means; compare() values are
 	// differences.
 	isMean := func(k string) bool { return k == "confidence" || k == "interval" }
@@ -163,7 +162,7 @@ func BarsFigure(values []starlark.Value, labels []string, title string) (*plot.B
 			}
 			n[j], _ = output.Number(x)
 		}
-		bar := plot.Bar{Value: n[0], Low: n[1], High: n[2]}
+		bar := Bar{Value: n[0], Low: n[1], High: n[2]}
 		switch {
 		case labels != nil:
 			bar.Label = labels[i]

@@ -1,7 +1,7 @@
-package starlib
+package plot
 
-// plotIndexDoc is the line help() gives each picture builtin.
-var plotIndexDoc = map[string]string{
+// index is the line help() gives each picture builtin.
+var index = map[string]string{
 	"plot":         "results drawn as lines and points into an SVG, PNG or PDF",
 	"latency_plot": "latency distributions drawn from full histograms",
 	"timeseries":   "interim samples drawn on one clock, as flent's rrul plot",
@@ -9,8 +9,8 @@ var plotIndexDoc = map[string]string{
 	"chart":        "any of those pictures as text: 72 columns, 20 lines",
 }
 
-// plotDoc documents the picture builtins for help().
-var plotDoc = map[string]string{
+// doc documents the picture builtins for help().
+var doc = map[string]string{
 	"plot": `plot(results, x=None, y="throughput", series=None, file, ...) -> str
 
 Draws results as lines and points into file, in the format its extension

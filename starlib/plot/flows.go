@@ -1,4 +1,4 @@
-package starlib
+package plot
 
 import (
 	"fmt"

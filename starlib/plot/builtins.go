@@ -1,4 +1,4 @@
-package starlib
+package plot
 
 import (
 	"fmt"
@@ -6,17 +6,30 @@ import (
 	"go.starlark.net/starlark"
 	"gonum.org/v1/plot/vg"
 
+	"netscript/starlib/module"
 	"netscript/starlib/output"
-	"netscript/starlib/plot"
 )
 
-// addPlots adds plot(), latency_plot(), timeseries(), bars() and chart().
-func addPlots(d starlark.StringDict) {
-	d["plot"] = starlark.NewBuiltin("plot", plotBuiltin)
-	d["latency_plot"] = starlark.NewBuiltin("latency_plot", latencyPlotBuiltin)
-	d["timeseries"] = starlark.NewBuiltin("timeseries", timeseriesBuiltin)
-	d["bars"] = starlark.NewBuiltin("bars", barsBuiltin)
-	d["chart"] = starlark.NewBuiltin("chart", chartBuiltin)
+// Module is plot(), latency_plot(), timeseries(), bars() and chart(),
+// with their help.
+var Module = &module.Module{
+	Name: "plot",
+	Members: starlark.StringDict{
+		"plot":         starlark.NewBuiltin("plot", plotBuiltin),
+		"latency_plot": starlark.NewBuiltin("latency_plot", latencyPlotBuiltin),
+		"timeseries":   starlark.NewBuiltin("timeseries", timeseriesBuiltin),
+		"bars":         starlark.NewBuiltin("bars", barsBuiltin),
+		"chart":        starlark.NewBuiltin("chart", chartBuiltin),
+	},
+	Help:  doc,
+	Index: index,
+	Keywords: map[string][]string{
+		"plot":         {"results", "x", "y", "series", "file", "title", "xlabel", "ylabel", "logx", "logy", "width", "height"},
+		"latency_plot": {"results", "file", "kind", "title", "width", "height"},
+		"timeseries":   {"results", "file", "y", "per_flow", "title", "width", "height"},
+		"bars":         {"values", "file", "labels", "title", "width", "height"},
+		"chart":        {"values", "kind", "x", "y", "series", "title", "xlabel", "ylabel", "logx", "logy", "labels", "per_flow", "unicode"},
+	},
 }
 
 // Picture size in pixels when width= and height= are left out.
@@ -34,14 +47,14 @@ type pictureArgs struct {
 // draw opens the file first (a wrong extension or an unwritable path is
 // reported before anything is drawn), then builds the figure and writes it;
 // a figure that cannot be built leaves the file already there as it was.
-func (a pictureArgs) draw(b *starlark.Builtin, build func() (plot.Drawable, error)) (starlark.Value, error) {
+func (a pictureArgs) draw(b *starlark.Builtin, build func() (Drawable, error)) (starlark.Value, error) {
 	if a.file == "" {
 		return nil, fmt.Errorf("%s: file is required, such as file=\"sweep.svg\"", b.Name())
 	}
 	if a.width <= 0 || a.height <= 0 {
 		return nil, fmt.Errorf("%s: width and height are pixels above 0, got %d x %d", b.Name(), a.width, a.height)
 	}
-	f, format, err := plot.Create(a.file)
+	f, format, err := Create(a.file)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
@@ -55,7 +68,7 @@ func (a pictureArgs) draw(b *starlark.Builtin, build func() (plot.Drawable, erro
 	}
 	// gonum draws PNG at 96 dots per inch.
 	px := func(n int) vg.Length { return vg.Length(n) * vg.Inch / 96 }
-	if err := plot.Write(g, f, format, px(a.width), px(a.height)); err != nil {
+	if err := Write(g, f, format, px(a.width), px(a.height)); err != nil {
 		return fail(err)
 	}
 	if err := f.Commit(); err != nil {
@@ -82,13 +95,13 @@ func plotBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err != nil {
 		return nil, err
 	}
-	return p.draw(b, func() (plot.Drawable, error) { return SweepFigure(rows, s) })
+	return p.draw(b, func() (Drawable, error) { return SweepFigure(rows, s) })
 }
 
 // latencyPlotBuiltin: latency_plot(results, file, kind="cdf", title=None).
 func latencyPlotBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rv starlark.Value
-	kind, title := plot.CDF, ""
+	kind, title := CDF, ""
 	p := pictureArgs{width: plotWidthPx, height: plotHeightPx}
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "results", &rv, "file", &p.file, "kind?", &kind, "title?", &title,
 		"width?", &p.width, "height?", &p.height); err != nil {
@@ -98,7 +111,7 @@ func latencyPlotBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
-	return p.draw(b, func() (plot.Drawable, error) { return LatencyFigure(rows, kind, title) })
+	return p.draw(b, func() (Drawable, error) { return LatencyFigure(rows, kind, title) })
 }
 
 // timeseriesBuiltin: timeseries(results, file, y="throughput", per_flow=False, title=None).
@@ -114,7 +127,7 @@ func timeseriesBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, err
 	}
-	return p.draw(b, func() (plot.Drawable, error) { return TimeseriesFigure(rows, y, perFlow, title) })
+	return p.draw(b, func() (Drawable, error) { return TimeseriesFigure(rows, y, perFlow, title) })
 }
 
 // barsBuiltin: bars(values, file, labels=None, title=None).
@@ -134,7 +147,7 @@ func barsBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err != nil {
 		return nil, err
 	}
-	return p.draw(b, func() (plot.Drawable, error) { return BarsFigure(vals, labels, title) })
+	return p.draw(b, func() (Drawable, error) { return BarsFigure(vals, labels, title) })
 }
 
 // chartBuiltin: chart(values, kind=None, ...) returns the text chart.
@@ -181,16 +194,16 @@ func chartBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 // latency_plot()), "timeseries" or "bars".
 func Chart(rows []starlark.Value, kind string, s PlotSpec, labels []string, perFlow, unicode bool) (string, error) {
 	var err error
-	var f *plot.Figure
+	var f *Figure
 	switch kind {
 	case "plot":
 		f, err = SweepFigure(rows, s)
-	case plot.CDF, plot.CCDF, plot.Histogram:
+	case CDF, CCDF, Histogram:
 		f, err = LatencyFigure(rows, kind, s.Title)
 	case "timeseries":
 		f, err = TimeseriesFigure(rows, s.Y, perFlow, s.Title)
 	case "bars":
-		var bs *plot.Bars
+		var bs *Bars
 		if bs, err = BarsFigure(rows, labels, s.Title); err != nil {
 			return "", err
 		}
