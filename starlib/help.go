@@ -125,9 +125,6 @@ func helpDocOf(name string) (string, bool) {
 	if d, ok := libDoc[name]; ok {
 		return d, true
 	}
-	if d, ok := concurrencyDoc[name]; ok {
-		return d, true
-	}
 	if d, ok := defaultsDoc[name]; ok {
 		return d, true
 	}
@@ -203,21 +200,12 @@ func workloadBuiltin(name string) *spec.Workload {
 
 // builtinParams are the parameters of the builtins that are not workloads
 // (api.md names them).
-var builtinParams = map[string][]string{
-	"table":     {"results", "fields"},
-	"csv":       {"results", "fields", "header"},
-	"kv":        {"result", "fields"},
-	"parallel":  {"fns"},
-	"aggregate": {"results"},
-}
+var builtinParams = map[string][]string{}
 
 // indexDoc is the line help() gives each builtin of this area.
 var indexDoc = map[string]string{
 	"env":  "this machine: kernel, CPU, the sysctls that move results",
 	"help": "this list; help(x) documents x",
-
-	"parallel":  "functions run at once; their tests share one start",
-	"aggregate": "results of one kind combined: sums, merged latency",
 
 	"defaults": "default options for the workload calls that follow",
 }

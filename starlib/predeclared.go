@@ -4,6 +4,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/spec"
+	"netscript/starlib/concurrency"
 	"netscript/starlib/format"
 	"netscript/starlib/module"
 	"netscript/starlib/output"
@@ -19,7 +20,6 @@ func Predeclared() starlark.StringDict {
 	addWorkloads(d)
 	addOutput(d)
 	addLibs(d)
-	addConcurrency(d)
 	addDefaults(d)
 	for _, m := range modules {
 		for name, v := range m.Members {
@@ -30,7 +30,7 @@ func Predeclared() starlark.StringDict {
 }
 
 // modules lists the modules, each a package of its own.
-var modules = []*module.Module{values.Module, format.Module, statistics.Module, output.Module, plot.Module}
+var modules = []*module.Module{values.Module, format.Module, statistics.Module, output.Module, plot.Module, concurrency.Module}
 
 // addWorkloads adds one builtin per workload.
 func addWorkloads(d starlark.StringDict) {

@@ -1,4 +1,4 @@
-package starlib
+package concurrency
 
 import (
 	"fmt"

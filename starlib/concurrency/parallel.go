@@ -1,4 +1,9 @@
-package starlib
+// Package concurrency is the module of parallel() and aggregate(): a
+// script's functions run at once on threads of their own, their tests
+// started together at one instant (a start barrier each test waits at
+// once it is set up), what the branches share frozen first (share.go), and
+// results of one kind combined as the flows of one test.
+package concurrency
 
 import (
 	"context"
@@ -11,18 +16,31 @@ import (
 
 	"netscript/engine/client"
 	"netscript/engine/result"
+	"netscript/starlib/module"
 	"netscript/starlib/thread"
 	"netscript/starlib/values"
 )
 
-// addConcurrency adds parallel() and aggregate().
-func addConcurrency(d starlark.StringDict) {
-	d["parallel"] = starlark.NewBuiltin("parallel", parallelBuiltin)
-	d["aggregate"] = starlark.NewBuiltin("aggregate", aggregateBuiltin)
+// Module is parallel() and aggregate(), with their help.
+var Module = &module.Module{
+	Name: "concurrency",
+	Members: starlark.StringDict{
+		"parallel":  starlark.NewBuiltin("parallel", parallelBuiltin),
+		"aggregate": starlark.NewBuiltin("aggregate", aggregateBuiltin),
+	},
+	Help: doc,
+	Index: map[string]string{
+		"parallel":  "functions run at once; their tests share one start",
+		"aggregate": "results of one kind combined: sums, merged latency",
+	},
+	Keywords: map[string][]string{
+		"parallel":  {"fns"},
+		"aggregate": {"results"},
+	},
 }
 
-// concurrencyDoc documents parallel() and aggregate() for help().
-var concurrencyDoc = map[string]string{
+// doc documents parallel() and aggregate() for help().
+var doc = map[string]string{
 	"parallel": `parallel(fns) -> list
 
 Calls every function of fns (functions of no arguments) at once, each on
@@ -313,4 +331,10 @@ func aggregateBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
 	return values.NewResult(agg), nil
+}
+
+// isString reports whether v is a string, which is iterable too.
+func isString(v starlark.Value) bool {
+	_, ok := v.(starlark.String)
+	return ok
 }

@@ -1,4 +1,4 @@
-package starlib
+package concurrency_test
 
 import (
 	"context"
@@ -14,7 +14,10 @@ import (
 
 	"netscript/engine/agent"
 	"netscript/engine/server"
+	"netscript/internal/startest"
 	"netscript/internal/stoptest"
+	"netscript/starlib"
+	"netscript/starlib/concurrency"
 	"netscript/starlib/output"
 	"netscript/starlib/thread"
 )
@@ -23,14 +26,14 @@ import (
 // (their tests end within a tick, long before their 30 s), and cancelling
 // the script stops every branch.
 func TestParallelStops(t *testing.T) {
-	th, _ := newTestThread(t)
+	th, _ := startest.NewThread(t)
 	start := time.Now()
-	_, err := starlark.ExecFileOptions(FileOptions(), th, "p.star", `
+	_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "p.star", `
 def late():
     tcp_rr(duration = 0.3)
     fail("late failure")
 parallel([lambda: tcp_rr(duration = 30), late, lambda: udp_rr(duration = 30)])
-`, Predeclared())
+`, starlib.Predeclared())
 	if err == nil || !strings.Contains(err.Error(), "parallel: branch 1: fail: late failure") {
 		t.Fatalf("got %v", err)
 	}
@@ -40,12 +43,12 @@ parallel([lambda: tcp_rr(duration = 30), late, lambda: udp_rr(duration = 30)])
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	th, env := newTestThread(t)
+	th, env := startest.NewThread(t)
 	env.Progress = &stoptest.OnWork{Cancel: cancel}
 	thread.SetContext(th, ctx)
 	start = time.Now()
-	_, err = starlark.ExecFileOptions(FileOptions(), th, "p.star",
-		`parallel([lambda: tcp_rr(duration = 30), lambda: tcp_stream(duration = 30)])`, Predeclared())
+	_, err = starlark.ExecFileOptions(starlib.FileOptions(), th, "p.star",
+		`parallel([lambda: tcp_rr(duration = 30), lambda: tcp_stream(duration = 30)])`, starlib.Predeclared())
 	if err == nil || time.Since(start) > stoptest.HangGuard {
 		t.Fatalf("cancel: %v after %v", err, time.Since(start))
 	}
@@ -79,8 +82,8 @@ rs = parallel([
     lambda: tcp_stream(%s, duration = 0.3),
 ])
 `, host(addrs[1]), addrs[0], host(addrs[0]), addrs[1], host(addrs[0]))
-	th, _ := newTestThread(t)
-	g, err := starlark.ExecFileOptions(FileOptions(), th, "p.star", code, Predeclared())
+	th, _ := startest.NewThread(t)
+	g, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "p.star", code, starlib.Predeclared())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +121,7 @@ rs = parallel([
 // functions parallel() knows nothing of; assert.star can be loaded.
 func execShared(t *testing.T, code string, fallback bool) (starlark.StringDict, error) {
 	t.Helper()
-	th, _ := newTestThread(t)
+	th, _ := startest.NewThread(t)
 	th.Load = func(_ *starlark.Thread, module string) (starlark.StringDict, error) {
 		if module == "assert.star" {
 			return starlarktest.LoadAssertModule()
@@ -126,9 +129,9 @@ func execShared(t *testing.T, code string, fallback bool) (starlark.StringDict, 
 		return nil, fmt.Errorf("no module %s here", module)
 	}
 	if fallback {
-		return starlark.ExecFileOptions(FileOptions(), th, "p.star", code, Predeclared())
+		return starlark.ExecFileOptions(starlib.FileOptions(), th, "p.star", code, starlib.Predeclared())
 	}
-	return ExecFile(th, "p.star", code, Predeclared())
+	return starlib.ExecFile(th, "p.star", code, starlib.Predeclared())
 }
 
 // TestParallelFreezesShared: branches that change a value they share fail
@@ -172,7 +175,7 @@ parallel([lambda: put("a"), lambda: put("b")])
 				if !errors.As(err, &ee) || !c.want.MatchString(ee.Msg) {
 					t.Fatalf("got %v\nwant %s", err, c.want)
 				}
-				var be *BranchError
+				var be *concurrency.BranchError
 				if !errors.As(err, &be) {
 					t.Errorf("%v is no BranchError", err)
 				}
