@@ -17,6 +17,7 @@ import (
 	"netscript/engine/result"
 	"netscript/engine/spec"
 	"netscript/starlib/output"
+	"netscript/starlib/std"
 	"netscript/starlib/values"
 )
 
@@ -179,7 +180,7 @@ func helpEntries(t *testing.T) map[string]string {
 			}
 		}
 	}
-	for n, doc := range libDoc {
+	for n, doc := range std.Module.Help {
 		out[n] = doc
 	}
 	return out

@@ -14,40 +14,11 @@ import (
 
 // outputDoc documents the builtins of this area.
 var outputDoc = map[string]string{
-	"env": `env() -> env
-
-Describes this machine and this netscript, as records keep it: hostname,
-os, arch, kernel, kernel_version, cpu_model, cpus (online), usable_cpus
-(affinity), cpu_governor, sysctls (a dict of the settings that move results,
-keyed by full name: net.ipv4.tcp_congestion_control, net.ipv4.tcp_fastopen,
-net.ipv4.tcp_rmem, net.core.rmem_max, net.ipv4.tcp_tw_reuse,
-net.ipv4.ip_local_port_range, ...), netscript, commit, go.
-  print(env())
-  print(env().sysctls["net.ipv4.tcp_congestion_control"])
-  print(json.encode(env().to_dict()))`,
 	"help": `help(x=None) -> None
 
 Prints what x is and how to use it: a builtin's arguments and options with
 their defaults, a module's members, a result's fields, or a function's
 docstring. help() lists every builtin.`,
-}
-
-// libDoc documents the members of the json module most scripts use.
-var libDoc = map[string]string{
-	"json.encode": `json.encode(x) -> str
-
-Encodes x (dicts with string keys, lists, tuples, strings, numbers, bools,
-None) as JSON. A result is not plain data: encode r.to_dict().
-  print(json.encode(tcp_rr(duration=2).to_dict()))`,
-	"json.decode": `json.decode(s) -> value
-
-Decodes JSON text into dicts, lists, strings, numbers, bools and None.`,
-	"json.indent": `json.indent(s, prefix="", indent="\t") -> str
-
-Re-indents JSON text for people.`,
-	"json.encode_indent": `json.encode_indent(x, prefix="", indent="\t") -> str
-
-Encodes x as json.encode does, indented for people.`,
 }
 
 // helpBuiltin prints documentation through the thread's print function.
@@ -120,9 +91,6 @@ func helpDocOf(name string) (string, bool) {
 		return workloadHelp(w), true
 	}
 	if d, ok := outputDoc[name]; ok {
-		return d, true
-	}
-	if d, ok := libDoc[name]; ok {
 		return d, true
 	}
 	if d, ok := defaultsDoc[name]; ok {
@@ -204,7 +172,6 @@ var builtinParams = map[string][]string{}
 
 // indexDoc is the line help() gives each builtin of this area.
 var indexDoc = map[string]string{
-	"env":  "this machine: kernel, CPU, the sysctls that move results",
 	"help": "this list; help(x) documents x",
 
 	"defaults": "default options for the workload calls that follow",

@@ -10,6 +10,7 @@ import (
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
 	"netscript/starlib/statistics"
+	"netscript/starlib/std"
 	"netscript/starlib/values"
 )
 
@@ -19,7 +20,6 @@ func Predeclared() starlark.StringDict {
 	d := starlark.StringDict{}
 	addWorkloads(d)
 	addOutput(d)
-	addLibs(d)
 	addDefaults(d)
 	for _, m := range modules {
 		for name, v := range m.Members {
@@ -30,7 +30,7 @@ func Predeclared() starlark.StringDict {
 }
 
 // modules lists the modules, each a package of its own.
-var modules = []*module.Module{values.Module, format.Module, statistics.Module, output.Module, plot.Module, concurrency.Module}
+var modules = []*module.Module{values.Module, format.Module, statistics.Module, output.Module, plot.Module, concurrency.Module, std.Module}
 
 // addWorkloads adds one builtin per workload.
 func addWorkloads(d starlark.StringDict) {

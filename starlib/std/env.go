@@ -1,4 +1,4 @@
-package starlib
+package std
 
 import (
 	"go.starlark.net/starlark"
@@ -18,11 +18,11 @@ func envBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err != nil {
 		return nil, err
 	}
-	return NewEnvInfo(env.SysInfo()), nil
+	return newEnvInfo(env.SysInfo()), nil
 }
 
-// NewEnvInfo wraps a machine description as the read-only value env()
+// newEnvInfo wraps a machine description as the read-only value env()
 // returns; str() of it is the one-line summary.
-func NewEnvInfo(info sysinfo.Info) *values.Record {
+func newEnvInfo(info sysinfo.Info) *values.Record {
 	return values.NewRecord("env", &info, info.String)
 }
