@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/spec"
+	"netscript/internal/nearest"
 	"netscript/session"
 	"netscript/starlib/thread"
 )
@@ -185,7 +186,7 @@ func unknownDefault(name string) error {
 		names[i] = o.name
 	}
 	msg := fmt.Sprintf("unknown option %s", name)
-	if best := Nearest(name, names); best != "" {
+	if best := nearest.Name(name, names); best != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", best)
 	}
 	return fmt.Errorf("%s; help(tcp_rr) and the other workloads list their options", msg)

@@ -1,4 +1,4 @@
-package starlib
+package nearest
 
 import "testing"
 
@@ -17,8 +17,8 @@ func TestNearest(t *testing.T) {
 		{"x", ""},
 		{"completely", ""},
 	} {
-		if got := Nearest(c.name, names); got != c.want {
-			t.Errorf("Nearest(%q) = %q, want %q", c.name, got, c.want)
+		if got := Name(c.name, names); got != c.want {
+			t.Errorf("Name(%q) = %q, want %q", c.name, got, c.want)
 		}
 	}
 }
