@@ -7,7 +7,6 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"netscript/engine/spec"
 	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
@@ -79,7 +78,7 @@ func Help(x starlark.Value) (string, error) {
 			return doc, nil
 		}
 		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(output.FieldNames(v), ", "))
-		return strings.Join(wrapText(text, output.MailWidth-2), "\n"), nil
+		return strings.Join(output.Wrap(text, output.MailWidth-2), "\n"), nil
 	}
 	return fmt.Sprintf("a %s value: %s", x.Type(), x.String()), nil
 }
@@ -87,13 +86,7 @@ func Help(x starlark.Value) (string, error) {
 // helpDocOf finds the documentation of a builtin by name: workloads from the
 // option table, then this area's and the statistics area's texts.
 func helpDocOf(name string) (string, bool) {
-	if w := workloadBuiltin(name); w != nil {
-		return workloadHelp(w), true
-	}
 	if d, ok := outputDoc[name]; ok {
-		return d, true
-	}
-	if d, ok := defaultsDoc[name]; ok {
 		return d, true
 	}
 
@@ -113,68 +106,31 @@ func helpModuleName(v starlark.Value) string {
 	return strings.Trim(s, `"`)
 }
 
-// workloadHelp documents a workload builtin from the option table, so the
-// text never disagrees with what the builtin accepts.
-func workloadHelp(w *spec.Workload) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s(option=value, ...) -> result\n\n", w.Name)
-	intro := fmt.Sprintf("Runs one %s test (netperf -t %s): each transaction is %s. Every option is a keyword and may be left out.", w, w, w.Unit)
-	b.WriteString(strings.Join(wrapText(intro, output.MailWidth-2), "\n"))
-	b.WriteString("\n\nOptions:\n")
-	for _, o := range optionsFor(w) {
-		fmt.Fprintf(&b, "  %s = %s\n", o.name, o.def)
-		for _, line := range wrapText(o.doc, output.MailWidth-8) {
-			fmt.Fprintf(&b, "      %s\n", line)
-		}
-	}
-	fmt.Fprintf(&b, "\nhelp(result) lists the fields of what it returns.\n  r = %s(duration=2)\n  print(r.throughput, r.units)", w.Name)
-	return b.String()
-}
-
 // Keywords lists the keyword arguments a builtin takes, for completion:
 // the options of a workload, the parameters of the others.
 func Keywords(builtin string) []string {
-	if w := workloadBuiltin(builtin); w != nil {
-		var names []string
-		for _, o := range optionsFor(w) {
-			names = append(names, o.name)
-		}
-		return names
-	}
-	if builtin == "defaults" {
-		return defaultsKeywords()
-	}
 	for _, m := range modules {
 		if k, ok := m.Keywords[builtin]; ok {
 			return k
 		}
 	}
-	return builtinParams[builtin]
+	return nil
 }
 
 // KeywordOnly reports whether builtin takes keyword arguments only, as the
 // workloads do.
-func KeywordOnly(builtin string) bool { return workloadBuiltin(builtin) != nil }
-
-// workloadBuiltin returns the workload whose builtin is called name, or nil.
-func workloadBuiltin(name string) *spec.Workload {
-	for _, w := range spec.Workloads() {
-		if w.Name == name {
-			return w
+func KeywordOnly(builtin string) bool {
+	for _, m := range modules {
+		if m.KeywordOnly[builtin] {
+			return true
 		}
 	}
-	return nil
+	return false
 }
-
-// builtinParams are the parameters of the builtins that are not workloads
-// (api.md names them).
-var builtinParams = map[string][]string{}
 
 // indexDoc is the line help() gives each builtin of this area.
 var indexDoc = map[string]string{
 	"help": "this list; help(x) documents x",
-
-	"defaults": "default options for the workload calls that follow",
 }
 
 // helpIndex lists every predeclared name with the first line of its
@@ -192,11 +148,9 @@ func helpIndex() string {
 	b.WriteString("Builtins (help(name) for more, such as help(tcp_rr)):\n")
 	for _, n := range names {
 		line := ""
-		if w := workloadBuiltin(n); w != nil {
-			line = fmt.Sprintf("%s test: %s", w, w.Short)
-		} else if short, ok := indexDoc[n]; ok {
+		if short, ok := moduleIndex(n); ok {
 			line = short
-		} else if short, ok := moduleIndex(n); ok {
+		} else if short, ok := indexDoc[n]; ok {
 			line = short
 		} else if _, ok := pre[n].(starlark.HasAttrs); ok {
 			line = "module: " + strings.Join(output.FieldNames(pre[n]), ", ")
@@ -250,24 +204,4 @@ func helpFunction(fn *starlark.Function) string {
 		s += "\n\n" + doc
 	}
 	return s
-}
-
-// wrapText breaks text into lines of at most width characters at spaces.
-func wrapText(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
 }

@@ -1,12 +1,17 @@
 package starlib
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarktest"
 
+	"netscript/session"
 	"netscript/starlib/output"
+	"netscript/starlib/thread"
 )
 
 // TestHelp: help() prints, through print(), what each kind of value is and
@@ -91,4 +96,16 @@ func TestKeywords(t *testing.T) {
 			t.Errorf("Keywords(%s) = %s, has %s", c.builtin, got, c.absent)
 		}
 	}
+}
+
+// newTestThread returns a thread over a fresh session whose output is
+// discarded, and closes the session when the test ends.
+func newTestThread(t *testing.T) (*starlark.Thread, *session.Session) {
+	t.Helper()
+	s := session.New("test")
+	s.Stdout, s.Stderr = io.Discard, io.Discard
+	t.Cleanup(func() { s.Close() })
+	th := thread.New(t.Name(), s, context.Background())
+	starlarktest.SetReporter(th, t)
+	return th, s
 }

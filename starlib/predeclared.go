@@ -3,7 +3,6 @@ package starlib
 import (
 	"go.starlark.net/starlark"
 
-	"netscript/engine/spec"
 	"netscript/starlib/concurrency"
 	"netscript/starlib/format"
 	"netscript/starlib/module"
@@ -12,15 +11,14 @@ import (
 	"netscript/starlib/statistics"
 	"netscript/starlib/std"
 	"netscript/starlib/values"
+	"netscript/starlib/workloads"
 )
 
 // Predeclared returns the names every script, -c snippet and REPL session
 // starts with. Each area adds its own builtins from its own file.
 func Predeclared() starlark.StringDict {
 	d := starlark.StringDict{}
-	addWorkloads(d)
 	addOutput(d)
-	addDefaults(d)
 	for _, m := range modules {
 		for name, v := range m.Members {
 			d[name] = v
@@ -30,11 +28,4 @@ func Predeclared() starlark.StringDict {
 }
 
 // modules lists the modules, each a package of its own.
-var modules = []*module.Module{values.Module, format.Module, statistics.Module, output.Module, plot.Module, concurrency.Module, std.Module}
-
-// addWorkloads adds one builtin per workload.
-func addWorkloads(d starlark.StringDict) {
-	for _, w := range spec.Workloads() {
-		d[w.Name] = newWorkloadBuiltin(w)
-	}
-}
+var modules = []*module.Module{workloads.Module, values.Module, format.Module, statistics.Module, output.Module, plot.Module, concurrency.Module, std.Module}

@@ -1,4 +1,4 @@
-package starlib
+package workloads_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/internal/startest"
+	"netscript/starlib"
 	"netscript/starlib/output"
 )
 
@@ -19,10 +21,10 @@ func TestFastOpenWarning(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(b)) != "1" {
 		t.Skip("needs this machine's net.ipv4.tcp_fastopen=1 (the namespace tests cover the rest)")
 	}
-	th, env := newTestThread(t)
+	th, env := startest.NewThread(t)
 	var stderr bytes.Buffer
 	env.Stderr = &stderr
-	if _, err := starlark.ExecFileOptions(FileOptions(), th, "tfo.star", `[tcp_crr(duration=0.1, fastopen=True) for _ in range(3)]`, Predeclared()); err != nil {
+	if _, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "tfo.star", `[tcp_crr(duration=0.1, fastopen=True) for _ in range(3)]`, starlib.Predeclared()); err != nil {
 		t.Fatal(err)
 	}
 	want := "netscript: warning: tcp_crr: fastopen: the server's kernel does not accept TCP Fast Open: its net.ipv4.tcp_fastopen is 1, without the server bit (2)"

@@ -1,4 +1,4 @@
-package starlib
+package workloads
 
 import (
 	"fmt"
@@ -70,5 +70,3 @@ func toKnobInt(v starlark.Value) (int, error) {
 	}
 	return n, err
 }
-
-func init() { options = append(options, knobOptions...) }

@@ -1,4 +1,4 @@
-package starlib
+package workloads
 
 import (
 	"errors"
@@ -87,11 +87,6 @@ func defaultsKeywords() []string {
 		names[i] = o.name
 	}
 	return names
-}
-
-// addDefaults adds defaults().
-func addDefaults(d starlark.StringDict) {
-	d["defaults"] = starlark.NewBuiltin("defaults", defaultsBuiltin)
 }
 
 // defaultsBuiltin: defaults(**options) sets, defaults() returns the
@@ -193,8 +188,7 @@ func unknownDefault(name string) error {
 }
 
 // defaultsDoc documents defaults().
-var defaultsDoc = map[string]string{
-	"defaults": `defaults(option=value, ...) -> None; defaults() -> dict
+const defaultsDoc = `defaults(option=value, ...) -> None; defaults() -> dict
 
 Sets default options for the workload calls that follow, in this script
 and the modules it loads: any workload option (help(tcp_rr) lists them).
@@ -209,5 +203,4 @@ them. netscript --host sets the default host the same way, for calls
 that name no host.
   defaults(duration=5, nodelay=True)
   r = tcp_rr()          # 5 s, TCP_NODELAY
-  s = tcp_rr(duration=1)`,
-}
+  s = tcp_rr(duration=1)`

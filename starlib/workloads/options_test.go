@@ -1,29 +1,14 @@
-package starlib
+package workloads_test
 
 import (
-	"context"
-	"io"
 	"strings"
 	"testing"
 
 	"go.starlark.net/starlark"
-	"go.starlark.net/starlarktest"
 
-	"netscript/session"
-	"netscript/starlib/thread"
+	"netscript/internal/startest"
+	"netscript/starlib"
 )
-
-// newTestThread returns a thread with a fresh environment whose output is
-// discarded, and closes the environment when the test ends.
-func newTestThread(t *testing.T) (*starlark.Thread, *session.Session) {
-	t.Helper()
-	env := session.New("test")
-	env.Stdout, env.Stderr = io.Discard, io.Discard
-	t.Cleanup(func() { env.Close() })
-	th := thread.New(t.Name(), env, context.Background())
-	starlarktest.SetReporter(th, t)
-	return th, env
-}
 
 // TestBadOptions runs snippets that must fail, and checks the error names
 // the builtin, the option and the cause.
@@ -113,8 +98,8 @@ func TestBadOptions(t *testing.T) {
 		{`aggregate([])`, "aggregate: results is empty"},
 	}
 	for _, c := range cases {
-		th, _ := newTestThread(t)
-		_, err := starlark.ExecFileOptions(FileOptions(), th, "bad.star", c.code, Predeclared())
+		th, _ := startest.NewThread(t)
+		_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "bad.star", c.code, starlib.Predeclared())
 		if err == nil {
 			t.Errorf("%s: no error, want %q", c.code, c.want)
 			continue

@@ -1,4 +1,4 @@
-package starlib
+package workloads
 
 import (
 	"fmt"
@@ -33,8 +33,11 @@ type option struct {
 const anyInt = math.MaxInt32
 
 // options is the table of every workload option, in the order help() lists
-// them.
-var options = []option{
+// them: the options of a test, then the socket knobs.
+var options = append(testOptions[:len(testOptions):len(testOptions)], knobOptions...)
+
+// testOptions are the options of a test that are not socket knobs.
+var testOptions = []option{
 	{"host", "embedded loopback server", "the server's control address (netperf -H)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Host, err = toString(v); return }},
 	{"port", fmt.Sprint(spec.DefaultControlPort), "the server's control port (netperf -p)",

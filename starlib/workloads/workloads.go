@@ -1,4 +1,12 @@
-package starlib
+// Package workloads is the module of the tests themselves: one builtin
+// per workload of the registry (spec.Workloads; tcp_rr, tcp_crr, udp_rr,
+// ...) and defaults(). A call's keyword options become a spec.Spec
+// through one table of options (options.go, knobs.go), the script's
+// defaults and target fill in what it leaves out (defaults.go), and the
+// session runs it (session.Session.Run). The engine's typed errors and
+// notes come back in a script's words: the keyword that does it, the
+// command that starts what is missing (advice.go, scriptterms.go).
+package workloads
 
 import (
 	"fmt"

@@ -1,10 +1,13 @@
-package starlib
+package workloads_test
 
 import (
 	"strings"
 	"testing"
 
 	"go.starlark.net/starlark"
+
+	"netscript/internal/startest"
+	"netscript/starlib"
 )
 
 // TestBadKnobs: a knob on a workload it does not apply to, a value out of
@@ -47,8 +50,8 @@ func TestBadKnobs(t *testing.T) {
 		{`tcp_crr(flows=8, zerocopy=True)`, "tcp_crr: zerocopy: does not apply to tcp_crr"},
 	}
 	for _, c := range cases {
-		th, _ := newTestThread(t)
-		_, err := starlark.ExecFileOptions(FileOptions(), th, "bad.star", c.code, Predeclared())
+		th, _ := startest.NewThread(t)
+		_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "bad.star", c.code, starlib.Predeclared())
 		if err == nil {
 			t.Errorf("%s: no error, want %q", c.code, c.want)
 			continue

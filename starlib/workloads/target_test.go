@@ -1,4 +1,4 @@
-package starlib
+package workloads_test
 
 import (
 	"fmt"
@@ -9,14 +9,16 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/sock"
+	"netscript/internal/startest"
 	"netscript/session"
+	"netscript/starlib"
 	"netscript/starlib/values"
 )
 
 // TestHostPort runs tests against the embedded server named by its
 // address as host="ADDR:PORT" and host="[v6]:PORT", as client= takes it.
 func TestHostPort(t *testing.T) {
-	th, env := newTestThread(t)
+	th, env := startest.NewThread(t)
 	ap, err := env.Embedded(sock.Inet)
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +31,7 @@ func TestHostPort(t *testing.T) {
 		codes = append(codes, fmt.Sprintf(`r = tcp_rr(host=%q, transactions=10)`, ap6.String()))
 	}
 	for _, code := range codes {
-		g, err := starlark.ExecFileOptions(FileOptions(), th, "t.star", code, Predeclared())
+		g, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "t.star", code, starlib.Predeclared())
 		if err != nil {
 			t.Fatalf("%s: %v", code, err)
 		}
@@ -43,7 +45,7 @@ func TestHostPort(t *testing.T) {
 // TestTarget checks that Env.Target aims calls without host at it, and
 // that a call naming host keeps it (and then its own port).
 func TestTarget(t *testing.T) {
-	th, env := newTestThread(t)
+	th, env := startest.NewThread(t)
 	ap, err := env.Embedded(sock.Inet)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +53,7 @@ func TestTarget(t *testing.T) {
 	env.Target = session.Target{Host: ap.Addr().String(), Port: int(ap.Port())}
 	// No host: the target, which is the embedded server's address given
 	// as a remote host, so the result names it.
-	g, err := starlark.ExecFileOptions(FileOptions(), th, "t.star", `r = tcp_rr(transactions=5)`, Predeclared())
+	g, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "t.star", `r = tcp_rr(transactions=5)`, starlib.Predeclared())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ func TestTarget(t *testing.T) {
 	// daemon someone runs on this machine's default port (a shared CI
 	// host, outside any namespace) answers instead, and then the result
 	// names it. Either way the target was not used.
-	g, err = starlark.ExecFileOptions(FileOptions(), th, "t.star", `r = tcp_rr(host="127.0.0.2", transactions=5)`, Predeclared())
+	g, err = starlark.ExecFileOptions(starlib.FileOptions(), th, "t.star", `r = tcp_rr(host="127.0.0.2", transactions=5)`, starlib.Predeclared())
 	if err == nil {
 		cfg, _ := g["r"].(*values.Record).Attr("config")
 		host, _ := cfg.(*values.Record).Attr("host")
@@ -79,7 +81,7 @@ func TestTarget(t *testing.T) {
 	}
 	// The target's kind: netserver on a netscript daemon fails, naming it.
 	env.Target = session.Target{Host: "127.0.0.1", Port: int(ap.Port()), Server: "netserver"}
-	_, err = starlark.ExecFileOptions(FileOptions(), th, "t.star", `tcp_rr(transactions=5)`, Predeclared())
+	_, err = starlark.ExecFileOptions(starlib.FileOptions(), th, "t.star", `tcp_rr(transactions=5)`, starlib.Predeclared())
 	if err == nil || !strings.Contains(err.Error(), netip.AddrPortFrom(ap.Addr(), ap.Port()).String()) {
 		t.Errorf("netserver target: got %v, want an error naming %s", err, ap)
 	}

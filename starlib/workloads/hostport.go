@@ -1,4 +1,4 @@
-package starlib
+package workloads
 
 import (
 	"fmt"
