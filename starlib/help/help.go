@@ -1,4 +1,10 @@
-package starlib
+// Package help is the module of help(): what a name, a value or a
+// function is and how to use it, and the list of every predeclared name.
+// It knows no builtin of its own accord: it reads the documentation every
+// module gives (module.Module's Help, Index and Members) from the list the
+// table (package starlib) hands New, so a new builtin documents itself in
+// its own module.
+package help
 
 import (
 	"fmt"
@@ -7,26 +13,49 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/starlib/module"
 	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
 
-// outputDoc documents the builtins of this area.
-var outputDoc = map[string]string{
-	"help": `help(x=None) -> None
+// New returns the documentation of the modules mods and the module of
+// help() over them (Module): help() documents every name they and it
+// give, and lists them.
+func New(mods []*module.Module) *Docs {
+	d := &Docs{}
+	d.module = &module.Module{
+		Name:    "help",
+		Members: starlark.StringDict{"help": starlark.NewBuiltin("help", d.builtin)},
+		Help:    map[string]string{"help": helpDoc},
+		Index:   map[string]string{"help": "this list; help(x) documents x"},
+	}
+	d.mods = append(append([]*module.Module(nil), mods...), d.module)
+	return d
+}
+
+// Docs is the documentation of a list of modules, as help() reads it.
+type Docs struct {
+	mods   []*module.Module // the modules, help's last
+	module *module.Module
+}
+
+// Module is the module of help() itself.
+func (d *Docs) Module() *module.Module { return d.module }
+
+// helpDoc documents help().
+const helpDoc = `help(x=None) -> None
 
 Prints what x is and how to use it: a builtin's arguments and options with
 their defaults, a module's members, a result's fields, or a function's
-docstring. help() lists every builtin.`,
-}
+docstring. help() lists every builtin.`
 
-// helpBuiltin prints documentation through the thread's print function.
-func helpBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+// builtin prints documentation through the thread's print function.
+func (d *Docs) builtin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var x starlark.Value = starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "x?", &x); err != nil {
 		return nil, err
 	}
-	text, err := Help(x)
+	text, err := d.Help(x)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
@@ -38,23 +67,23 @@ func helpBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	return starlark.None, nil
 }
 
-// Help returns the documentation of x: None gives the list of builtins, a
-// string names a builtin.
-func Help(x starlark.Value) (string, error) {
+// Help returns the documentation of x, what help(x) prints: None gives the
+// list of builtins, a string names a builtin.
+func (d *Docs) Help(x starlark.Value) (string, error) {
 	switch v := x.(type) {
 	case starlark.NoneType:
-		return helpIndex(), nil
+		return d.Index(), nil
 	case starlark.String:
-		if d, ok := Predeclared()[string(v)]; ok {
-			return Help(d)
+		if p, ok := d.Predeclared()[string(v)]; ok {
+			return d.Help(p)
 		}
-		if doc, ok := helpDocOf(string(v)); ok {
+		if doc, ok := d.Lookup(string(v)); ok {
 			return doc, nil
 		}
 		return "", fmt.Errorf("no builtin is called %q; help() lists them", string(v))
 	case *starlark.Builtin:
 		name := v.Name()
-		if doc, ok := helpDocOf(name); ok {
+		if doc, ok := d.Lookup(name); ok {
 			return doc, nil
 		}
 		if r := v.Receiver(); r != nil {
@@ -64,17 +93,18 @@ func Help(x starlark.Value) (string, error) {
 	case *starlark.Function:
 		return helpFunction(v), nil
 	case *values.Latency:
-		return values.Module.Help["latency"], nil
+		doc, _ := d.Lookup("latency")
+		return doc, nil
 	case *values.Record:
 		if v.Type() == "result" {
 			return values.ResultDoc, nil
 		}
-		if doc, ok := helpDocOf(v.Type()); ok {
+		if doc, ok := d.Lookup(v.Type()); ok {
 			return doc, nil
 		}
 		return fmt.Sprintf("a %s with fields %s", v.Type(), strings.Join(output.FieldNames(v), ", ")), nil
 	case starlark.HasAttrs:
-		if doc, ok := helpDocOf(helpModuleName(v)); ok {
+		if doc, ok := d.Lookup(helpModuleName(v)); ok {
 			return doc, nil
 		}
 		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(output.FieldNames(v), ", "))
@@ -83,19 +113,49 @@ func Help(x starlark.Value) (string, error) {
 	return fmt.Sprintf("a %s value: %s", x.Type(), x.String()), nil
 }
 
-// helpDocOf finds the documentation of a builtin by name: workloads from the
-// option table, then this area's and the statistics area's texts.
-func helpDocOf(name string) (string, bool) {
-	if d, ok := outputDoc[name]; ok {
-		return d, true
-	}
-
-	for _, m := range modules {
-		if d, ok := m.Help[name]; ok {
-			return d, true
+// Lookup finds the documentation of a name as help("name") takes it
+// ("tcp_rr", "stats.ci", "result.tcp"): the text its module gives it.
+func (d *Docs) Lookup(name string) (string, bool) {
+	for _, m := range d.mods {
+		if doc, ok := m.Help[name]; ok {
+			return doc, true
 		}
 	}
 	return "", false
+}
+
+// Predeclared returns every name the modules give, as a script starts
+// with them.
+func (d *Docs) Predeclared() starlark.StringDict {
+	p := starlark.StringDict{}
+	for _, m := range d.mods {
+		for name, v := range m.Members {
+			p[name] = v
+		}
+	}
+	return p
+}
+
+// Keywords lists the keyword arguments a builtin takes, for completion:
+// the options of a workload, the parameters of the others.
+func (d *Docs) Keywords(builtin string) []string {
+	for _, m := range d.mods {
+		if k, ok := m.Keywords[builtin]; ok {
+			return k
+		}
+	}
+	return nil
+}
+
+// KeywordOnly reports whether builtin takes keyword arguments only, as the
+// workloads do.
+func (d *Docs) KeywordOnly(builtin string) bool {
+	for _, m := range d.mods {
+		if m.KeywordOnly[builtin] {
+			return true
+		}
+	}
+	return false
 }
 
 // helpModuleName is the name a module value prints as ("json", "stats").
@@ -106,37 +166,10 @@ func helpModuleName(v starlark.Value) string {
 	return strings.Trim(s, `"`)
 }
 
-// Keywords lists the keyword arguments a builtin takes, for completion:
-// the options of a workload, the parameters of the others.
-func Keywords(builtin string) []string {
-	for _, m := range modules {
-		if k, ok := m.Keywords[builtin]; ok {
-			return k
-		}
-	}
-	return nil
-}
-
-// KeywordOnly reports whether builtin takes keyword arguments only, as the
-// workloads do.
-func KeywordOnly(builtin string) bool {
-	for _, m := range modules {
-		if m.KeywordOnly[builtin] {
-			return true
-		}
-	}
-	return false
-}
-
-// indexDoc is the line help() gives each builtin of this area.
-var indexDoc = map[string]string{
-	"help": "this list; help(x) documents x",
-}
-
-// helpIndex lists every predeclared name with the first line of its
-// documentation.
-func helpIndex() string {
-	pre := Predeclared()
+// Index lists every predeclared name with the first line of its
+// documentation, as help() prints it.
+func (d *Docs) Index() string {
+	pre := d.Predeclared()
 	var names []string
 	for n := range pre {
 		if n != "args" {
@@ -148,13 +181,11 @@ func helpIndex() string {
 	b.WriteString("Builtins (help(name) for more, such as help(tcp_rr)):\n")
 	for _, n := range names {
 		line := ""
-		if short, ok := moduleIndex(n); ok {
-			line = short
-		} else if short, ok := indexDoc[n]; ok {
+		if short, ok := d.index(n); ok {
 			line = short
 		} else if _, ok := pre[n].(starlark.HasAttrs); ok {
 			line = "module: " + strings.Join(output.FieldNames(pre[n]), ", ")
-		} else if doc, ok := helpDocOf(n); ok {
+		} else if doc, ok := d.Lookup(n); ok {
 			line = helpSummary(doc)
 		}
 		if len(line) > output.MailWidth-16 {
@@ -166,9 +197,9 @@ func helpIndex() string {
 	return b.String()
 }
 
-// moduleIndex is the line a module gives its name n in help()'s list.
-func moduleIndex(n string) (string, bool) {
-	for _, m := range modules {
+// index is the line a module gives its name n in help()'s list.
+func (d *Docs) index(n string) (string, bool) {
+	for _, m := range d.mods {
 		if short, ok := m.Index[n]; ok {
 			return short, true
 		}

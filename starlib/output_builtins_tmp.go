@@ -1,8 +1,0 @@
-package starlib
-
-import "go.starlark.net/starlark"
-
-// addOutput adds help().
-func addOutput(d starlark.StringDict) {
-	d["help"] = starlark.NewBuiltin("help", helpBuiltin)
-}
