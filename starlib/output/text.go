@@ -28,3 +28,12 @@ func Wrap(text string, width int) []string {
 	}
 	return lines
 }
+
+// AndList lists names as "a", "a and b" or "a, b and c", as help texts
+// name the workloads of the registry that do a thing.
+func AndList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

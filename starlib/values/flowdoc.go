@@ -1,5 +1,11 @@
 package values
 
+import (
+	"strings"
+
+	"netscript/engine/spec"
+)
+
 // flowDoc documents the elements of result.flows; help(r.flows[0]) and
 // help("result.flows") show it.
 var flowDoc = map[string]string{
@@ -7,7 +13,9 @@ var flowDoc = map[string]string{
 	"flow":         flowHelp,
 }
 
-const flowHelp = `result.flows[i] -> flow
+// flowHelp is help(r.flows[0]); which workloads have no per-flow count of
+// the server's comes from the registry.
+var flowHelp = `result.flows[i] -> flow
 
 Holds one flow's own figures in a test of several (one entry for a test of
 one flow), in order: what one netperf of a set started together would have
@@ -22,7 +30,7 @@ printed. The result's top-level fields are their aggregate.
   began, first         when it began its first transaction and completed
                        it, seconds from the common start
   remote               the server's count of the flow's connection (None
-                       for tcp_crr, tcp_cc and UDP)
+                       for ` + noFlowRemote() + `)
   tcp                  its TCP_INFO figures: help("result.tcp")
   interim              with interval: its own samples (t, throughput,
                        interval, retransmits, cwnd), at its own instants;
@@ -31,3 +39,24 @@ printed. The result's top-level fields are their aggregate.
   r = tcp_stream(duration=2, flows=3, interval=0.5)
   print([[s.throughput for s in f.interim] for f in r.flows])
   timeseries([r], file="flows.svg", per_flow=True)`
+
+// noFlowRemote names the workloads whose server cannot count each flow
+// apart: the TCP ones by name, then "UDP".
+func noFlowRemote() string {
+	var names []string
+	udp := false
+	for _, w := range spec.Workloads() {
+		switch {
+		case w.PerFlowRemote():
+		case w.Datagram:
+			udp = true
+		default:
+			names = append(names, w.Name)
+		}
+	}
+	text := strings.Join(names, ", ")
+	if udp {
+		text += " and UDP"
+	}
+	return text
+}

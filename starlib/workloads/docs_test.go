@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode"
@@ -113,6 +114,42 @@ func TestNetperfFlags(t *testing.T) {
 			t.Errorf("docs/workloads.md has no options-table row for %s", c.option)
 		} else if !strings.Contains(row, "`"+c.flag) {
 			t.Errorf("docs/workloads.md: the row of %s does not give netperf's %q: %s", c.option, c.flag, row)
+		}
+	}
+}
+
+// TestOptionHelpStatesTheRegistry: option texts that name workloads or a
+// bound of the engine take them from the registry: the workloads whose
+// server sends (send_size) or receives (recv_size), those that multiplex
+// many flows (flows), and spec.ThreadedFlows for the knobs that hold on
+// multiplexed flows too.
+func TestOptionHelpStatesTheRegistry(t *testing.T) {
+	doc := func(name string) string {
+		o, ok := findOption(options, name)
+		if !ok {
+			t.Fatalf("no option %s", name)
+		}
+		return o.doc
+	}
+	for _, w := range spec.Takers("send_size") {
+		if w.Bulk && w.ServerSends && !strings.Contains(doc("send_size"), w.Name+" the server's sends") {
+			t.Errorf("send_size: %q does not say %s's server sends", doc("send_size"), w.Name)
+		}
+	}
+	for _, w := range spec.Takers("recv_size") {
+		if w.ClientSends() && !strings.Contains(doc("recv_size"), w.Name) {
+			t.Errorf("recv_size: %q does not say %s's server receives", doc("recv_size"), w.Name)
+		}
+	}
+	for _, w := range spec.Workloads() {
+		if w.MuxClient && !strings.Contains(doc("flows"), w.Name) {
+			t.Errorf("flows: %q does not name %s, which multiplexes its flows", doc("flows"), w.Name)
+		}
+	}
+	more := fmt.Sprintf("(more than %d)", spec.ThreadedFlows)
+	for _, k := range []string{spec.OptQuickAck, spec.OptTCPInfo} {
+		if !strings.Contains(doc(k), more) {
+			t.Errorf("%s: %q does not give spec.ThreadedFlows as %q", k, doc(k), more)
 		}
 	}
 }

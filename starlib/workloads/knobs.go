@@ -7,6 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/spec"
+	"netscript/starlib/output"
 )
 
 // The socket knobs (engine/spec/knobs.go): options every workload lists,
@@ -38,27 +39,18 @@ var knobOptions = []option{
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.MSS, err = toKnobInt(v); return }},
 	{spec.OptBusyPoll, "none", "SO_BUSY_POLL in µs on the data sockets of both ends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.BusyPoll, err = toKnobInt(v); return }},
-	{spec.OptCork, "False", "TCP_CORK on the data sockets of " + andList(spec.KnobTakers(spec.OptCork)) + ", both ends",
+	{spec.OptCork, "False", "TCP_CORK on the data sockets of " + output.AndList(spec.KnobTakers(spec.OptCork)) + ", both ends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.Cork, err = toBool(v); return }},
-	{spec.OptQuickAck, "False", "TCP_QUICKACK on " + andList(spec.KnobTakers(spec.OptQuickAck)) + ", both ends, re-armed after each receive " +
-		"(one more system call per transaction on each end), multiplexed flows (more than 4) too",
+	{spec.OptQuickAck, "False", "TCP_QUICKACK on " + output.AndList(spec.KnobTakers(spec.OptQuickAck)) + ", both ends, re-armed after each receive " +
+		"(one more system call per transaction on each end), " + multiplexedToo(),
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.QuickAck, err = toBool(v); return }},
 	{spec.OptTCPInfo, "False", strings.Join(spec.KnobTakers(spec.OptTCPInfo), ", ") + ": read TCP_INFO of every connection just before it closes, on both ends, " +
-		"into result.tcp and result.remote.tcp (one more system call per transaction), multiplexed flows (more than 4) too; " +
+		"into result.tcp and result.remote.tcp (one more system call per transaction), " + multiplexedToo() + "; " +
 		"the other TCP tests always read it, outside their loops",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.TCPInfo, err = toBool(v); return }},
 	{spec.OptZeroCopy, "False", strings.Join(spec.KnobTakers(spec.OptZeroCopy), ", ") + ": send with MSG_ZEROCOPY (SO_ZEROCOPY) on the sending end, reading the completions from the error queue; " +
 		"result.zerocopy counts the sends, the completions and those the kernel copied after all (as it does on loopback)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.ZeroCopy, err = toBool(v); return }},
-}
-
-// andList lists names as "a", "a and b" or "a, b and c", as the help of
-// a knob names the workloads that take it.
-func andList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // toKnobInt reads a knob's integer; 0 (unset) is refused as given, since
@@ -69,4 +61,10 @@ func toKnobInt(v starlark.Value) (int, error) {
 		return 0, fmt.Errorf("must be positive, got 0 (leave the option out for the kernel's default)")
 	}
 	return n, err
+}
+
+// multiplexedToo says that a knob holds for the flows past
+// spec.ThreadedFlows too, which run on epoll threads.
+func multiplexedToo() string {
+	return fmt.Sprintf("multiplexed flows (more than %d) too", spec.ThreadedFlows)
 }

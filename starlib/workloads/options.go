@@ -144,9 +144,9 @@ var testOptions = []option{
 		}},
 	{"brand", "\"\"", "a tag carried into the result and every output (netperf -B)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Brand, err = toString(v); return }},
-	{"send_size", "the send buffer (16384 TCP, 65507 UDP)", "bytes per send call (netperf -- -m); for tcp_maerts the server's sends",
+	{"send_size", "the send buffer (16384 TCP, 65507 UDP)", "bytes per send call (netperf -- -m); for " + takersWhere("send_size", serverSends) + " the server's sends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.SendSize, err = toSize(v); return }},
-	{"recv_size", "the receive buffer", "bytes per receive call (netperf -- -M); for tcp_stream and udp_stream the server's receives",
+	{"recv_size", "the receive buffer", "bytes per receive call (netperf -- -M); for " + takersWhere("recv_size", (*spec.Workload).ClientSends) + " the server's receives",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RecvSize, err = toSize(v); return }},
 	{"bytes", "none", "a count of bytes sent to end after instead of a duration (netperf -l -N): an int or a string such as \"1G\"",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Bytes, err = toByteCount(v); return }},
@@ -259,6 +259,22 @@ func multiplexable() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// takersWhere names the workloads of the registry that take the option
+// called name and are what keep says, as help texts name them ("tcp_stream
+// and udp_stream").
+func takersWhere(name string, keep func(*spec.Workload) bool) string {
+	var names []string
+	for _, w := range spec.Takers(name) {
+		if keep(w) {
+			names = append(names, w.Name)
+		}
+	}
+	return output.AndList(names)
+}
+
+// serverSends reports whether the server sends w's bulk data.
+func serverSends(w *spec.Workload) bool { return w.Bulk && w.ServerSends }
 
 // optionsFor lists the options workload w takes.
 func optionsFor(w *spec.Workload) []option {
