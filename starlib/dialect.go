@@ -23,7 +23,7 @@ func FileOptions() *syntax.FileOptions {
 // dialect, with the predeclared names pre, and returns its globals, frozen
 // as Starlark freezes a module's globals when it ends (what
 // starlark.ExecFileOptions does). It keeps the file's syntax in th's
-// environment, so that parallel() freezes only the globals its branches
+// session, so that parallel() freezes only the globals its branches
 // use; see thread.KeepSyntax.
 func ExecFile(th *starlark.Thread, filename string, src any, pre starlark.StringDict) (starlark.StringDict, error) {
 	f, prog, err := starlark.SourceProgramOptions(FileOptions(), filename, src, pre.Has)

@@ -66,7 +66,7 @@ type jsonLine struct {
 	Sample  json.RawMessage `json:"sample,omitempty"`
 }
 
-// Result writes the line of a finished test (Env.OnResult); err, if not
+// Result writes the line of a finished test (session.Session.OnResult); err, if not
 // nil, says why it was cut short and res is what it measured until then.
 func (j *jsonLines) Result(res *result.Result, err error) {
 	d, jerr := values.ResultJSON(res)
@@ -83,13 +83,13 @@ func (j *jsonLines) Result(res *result.Result, err error) {
 }
 
 // Failed writes the line of a test that failed with nothing measured
-// (Env.OnFailed): a result line, partial, with the error and no result.
+// (session.Session.OnFailed): a result line, partial, with the error and no result.
 func (j *jsonLines) Failed(test, brand string, err error) {
 	partial, msg := true, err.Error()
 	j.write(jsonLine{Kind: "result", Test: test, Brand: brand, Partial: &partial, Error: &msg})
 }
 
-// Interim writes the line of one interim sample (Env.OnInterim).
+// Interim writes the line of one interim sample (session.Session.OnInterim).
 func (j *jsonLines) Interim(i client.Interim) {
 	d, err := values.SampleJSON(result.Sample{T: i.T, Throughput: i.Throughput, Interval: i.Interval,
 		Retransmits: i.Retransmits, Cwnd: i.Cwnd})

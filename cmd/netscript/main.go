@@ -17,11 +17,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"netscript/engine/auth"
-	"netscript/engine/sysinfo"
 	"netscript/record"
 	"netscript/session"
 )
@@ -53,12 +51,7 @@ func run(args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "version", "--version":
-			link := "static"
-			if sysinfo.Cgo() {
-				link = "cgo"
-			}
-			fmt.Printf("netscript %s (commit %s, %s, %s)\n", version, commit, runtime.Version(), link)
-			return exitOK
+			return versionCommand()
 		case "serve":
 			return serve(args[1:])
 		case "netperf":

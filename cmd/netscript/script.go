@@ -49,9 +49,9 @@ func scriptCommand(o flags, args []string) int {
 				fmt.Fprintln(os.Stderr, "netscript: --json-lines needs a script; an interactive session writes none")
 				return exitUsage
 			}
-			env := newEnv(o)
-			defer env.Close()
-			return repl.Run(env, repl.Options{})
+			sess := newSession(o)
+			defer sess.Close()
+			return repl.Run(sess, repl.Options{})
 		}
 		src, err := io.ReadAll(os.Stdin)
 		if err != nil {
@@ -70,22 +70,22 @@ func scriptCommand(o flags, args []string) int {
 	return code
 }
 
-// newEnv returns the session of this process: version and commit, and
+// newSession returns the session of this process: version and commit, and
 // live progress when stderr is a terminal and --quiet was not given.
-func newEnv(o flags) *session.Session {
-	env := session.New(version)
-	env.Commit = commit
-	env.Token = o.token
-	env.Target = o.target
+func newSession(o flags) *session.Session {
+	sess := session.New(version)
+	sess.Commit = commit
+	sess.Token = o.token
+	sess.Target = o.target
 	// The embedded server is this same binary in another process, so its
 	// figures are those of a separately started `netscript serve`.
 	if exe, err := os.Executable(); err == nil {
-		env.ServerCommand = []string{exe, "serve"}
+		sess.ServerCommand = []string{exe, "serve"}
 	}
 	if !o.quiet && isTerminal(os.Stderr) {
-		env.Progress = progress.NewTermProgress(os.Stderr, termWidth(os.Stderr))
+		sess.Progress = progress.NewTermProgress(os.Stderr, termWidth(os.Stderr))
 	}
-	return env
+	return sess
 }
 
 // runScript runs sc and returns the exit status and every result its tests
@@ -114,24 +114,24 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		}
 	}
 
-	env := newEnv(o)
-	defer env.Close()
+	sess := newSession(o)
+	defer sess.Close()
 	var rec record.Recorder
-	env.OnResult = rec.Add
+	sess.OnResult = rec.Add
 	if jl != nil {
-		env.OnResult = func(res *result.Result, err error) {
+		sess.OnResult = func(res *result.Result, err error) {
 			rec.Add(res, err)
 			jl.Result(res, err)
 		}
-		env.OnInterim = jl.Interim
-		env.OnFailed = jl.Failed
+		sess.OnInterim = jl.Interim
+		sess.OnFailed = jl.Failed
 		if o.jsonLines == "-" {
-			env.Stdout = os.Stderr // stdout is the JSON lines'
+			sess.Stdout = os.Stderr // stdout is the JSON lines'
 		}
 	}
 	var run *record.Run
 	if out != nil {
-		run = record.NewRun(sc, env.SysInfo())
+		run = record.NewRun(sc, sess.SysInfo())
 		run.ReplayOf = o.replayOf
 		run.RunID = runID
 		if o.target.Host != "" {
@@ -145,7 +145,7 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	th := thread.New("main", env, ctx)
+	th := thread.New("main", sess, ctx)
 	interrupted := onInterrupt(func() {
 		cancel()
 		th.Cancel("interrupted")

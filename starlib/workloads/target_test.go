@@ -42,7 +42,7 @@ func TestHostPort(t *testing.T) {
 	}
 }
 
-// TestTarget checks that Env.Target aims calls without host at it, and
+// TestTarget checks that session.Session.Target aims calls without host at it, and
 // that a call naming host keeps it (and then its own port).
 func TestTarget(t *testing.T) {
 	th, env := startest.NewThread(t)

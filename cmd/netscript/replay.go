@@ -72,32 +72,3 @@ func replay(o flags, args []string) int {
 	}
 	return code
 }
-
-// show prints a recorded run: what ran, where and when, and its results as
-// tables. Nothing runs.
-func show(args []string) int {
-	args, charts := showChartFlag(args)
-	if len(args) != 1 {
-		fmt.Fprintln(os.Stderr, "netscript: show needs one record file: netscript show RUN.json [--chart]")
-		return exitUsage
-	}
-	run, err := record.ReadRun(args[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
-		return exitUsage
-	}
-	t, err := run.Tables()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "netscript: %s: %v\n", args[0], err)
-		return exitScriptError
-	}
-	fmt.Println(run.Summary())
-	if t != "" {
-		fmt.Println()
-		fmt.Println(t)
-	}
-	if charts {
-		return showCharts(args[0], run)
-	}
-	return exitOK
-}
