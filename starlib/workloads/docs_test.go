@@ -30,11 +30,11 @@ func TestDocsCoverOptions(t *testing.T) {
 				o.name, strings.Join(takers, ", "), o.name, o.name)
 		}
 		if strings.TrimSpace(o.doc) == "" {
-			t.Errorf("option %s has no help() text: fill in the meaning of its entry in starlib's option table (starlib/options.go, var options)", o.name)
+			t.Errorf("option %s has no help() text: fill in the meaning of its entry in the option table (starlib/workloads/options.go, var testOptions, or knobs.go, var knobOptions)", o.name)
 		}
 		for _, w := range spec.Workloads() {
 			if w.Accepts(o.name) && !strings.Contains(workloadHelp(w), "\n  "+o.name+" = ") {
-				t.Errorf("help(%s) does not list option %s: add it to starlib's option table (starlib/options.go, var options)", w.Name, o.name)
+				t.Errorf("help(%s) does not list option %s: add it to the option table (starlib/workloads/options.go, var testOptions, or knobs.go, var knobOptions)", w.Name, o.name)
 			}
 		}
 	}
