@@ -10,7 +10,6 @@ import (
 
 	"netscript/internal/startest"
 	"netscript/starlib"
-	"netscript/starlib/output"
 )
 
 // TestFastOpenWarning: when the server's kernel lacks Fast Open's server
@@ -31,13 +30,4 @@ func TestFastOpenWarning(t *testing.T) {
 	if !strings.HasPrefix(stderr.String(), want) || strings.Count(stderr.String(), "\n") != 1 {
 		t.Errorf("stderr:\n%s\nwant one line starting %q", stderr.String(), want)
 	}
-}
-
-func mustField(t *testing.T, v starlark.Value, name string) starlark.Value {
-	t.Helper()
-	f, err := output.Field(v, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
 }
