@@ -7,7 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/starlib"
-	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // keywords of the Starlark language, completed like names.
@@ -101,7 +101,7 @@ func fieldCandidates(globals starlark.StringDict, obj, prefix string) []string {
 	}
 	if rest != "" {
 		var err error
-		if v, err = output.Field(v, rest); err != nil {
+		if v, err = values.Field(v, rest); err != nil {
 			return nil
 		}
 	}

@@ -9,7 +9,6 @@ import (
 
 	"netscript/engine/result"
 	"netscript/record"
-	"netscript/starlib/output"
 	"netscript/starlib/plot"
 	"netscript/starlib/values"
 )
@@ -181,7 +180,7 @@ func (l *lineRow) Attr(name string) (starlark.Value, error) {
 func (l *lineRow) AttrNames() []string { return append(l.HasAttrs.AttrNames(), "line") }
 
 func fieldText(r starlark.Value, f string) string {
-	v, err := output.Field(r, f)
+	v, err := values.Field(r, f)
 	if err != nil {
 		return "?"
 	}
@@ -195,7 +194,7 @@ func fieldText(r starlark.Value, f string) string {
 func variedField(rows []starlark.Value, f string) bool {
 	seen := map[string]bool{}
 	for _, r := range rows {
-		v, err := output.Field(r, f)
+		v, err := values.Field(r, f)
 		if err != nil {
 			return false
 		}
@@ -209,7 +208,7 @@ func varied(rows []starlark.Value) string {
 	for _, f := range sweepFields {
 		seen := map[string]bool{}
 		for _, r := range rows {
-			v, err := output.Field(r, f)
+			v, err := values.Field(r, f)
 			if err != nil {
 				break
 			}
@@ -226,7 +225,7 @@ func varied(rows []starlark.Value) string {
 func tests(rows []starlark.Value) int {
 	seen := map[string]bool{}
 	for _, r := range rows {
-		if v, err := output.Field(r, "test"); err == nil {
+		if v, err := values.Field(r, "test"); err == nil {
 			seen[v.String()] = true
 		}
 	}
@@ -234,7 +233,7 @@ func tests(rows []starlark.Value) int {
 }
 
 func unitsOf(v starlark.Value) string {
-	u, err := output.Field(v, "units")
+	u, err := values.Field(v, "units")
 	if err != nil {
 		return ""
 	}

@@ -105,7 +105,7 @@ func compactFields(rows []starlark.Value) []string {
 	}
 	fields = append(fields, "throughput", "latency.p50", "latency.p99")
 	for _, r := range rows {
-		if v, err := output.Field(r, "brand"); err == nil && v.Truth() {
+		if v, err := values.Field(r, "brand"); err == nil && v.Truth() {
 			return append([]string{"brand"}, fields...)
 		}
 	}

@@ -9,6 +9,6 @@
 // It holds no builtin and reaches no engine: the builtins are their
 // modules', and they reach the run they are part of (package session)
 // through starlib/thread. What the modules share is below them: values
-// (results and statistics as Starlark values), output (the text layout,
-// and table()), thread and module.
+// (results and statistics as Starlark values, their fields and numbers),
+// thread and module.
 package starlib

@@ -13,7 +13,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/internal/doccheck"
-	"netscript/starlib/output"
+	"netscript/starlib/module"
 	"netscript/starlib/std"
 	"netscript/starlib/values"
 )
@@ -132,8 +132,8 @@ func TestHelpEntriesAlike(t *testing.T) {
 			t.Errorf("help(%s): the text after the signature starts %q; start with a verb in the third person, capitalised (\"Lays results out ...\", \"Returns ...\")", n, lines[2])
 		}
 		for _, l := range lines {
-			if len([]rune(l)) > output.MailWidth {
-				t.Errorf("help(%s): line wider than %d: %q", n, output.MailWidth, l)
+			if len([]rune(l)) > module.MailWidth {
+				t.Errorf("help(%s): line wider than %d: %q", n, module.MailWidth, l)
 			}
 		}
 	}
@@ -156,7 +156,7 @@ func TestHelpIndexAlike(t *testing.T) {
 	}
 }
 
-// wideLines are the lines of help texts wider than output.MailWidth that
+// wideLines are the lines of help texts wider than module.MailWidth that
 // issue 27's move found and kept as they were (the move changes no help
 // text); a new one is an error.
 var wideLines = map[string]bool{
@@ -166,14 +166,14 @@ var wideLines = map[string]bool{
 }
 
 // TestHelpTextsFitAMail: every help text of every module, those made from
-// the registry included, keeps to output.MailWidth, and every module
+// the registry included, keeps to module.MailWidth, and every module
 // gives each of its names a help text.
 func TestHelpTextsFitAMail(t *testing.T) {
 	for _, m := range Modules() {
 		for name, text := range m.Help {
 			for _, l := range strings.Split(text, "\n") {
-				if len([]rune(l)) > output.MailWidth && !wideLines[l] {
-					t.Errorf("%s: help(%q): line wider than %d: %q", m.Name, name, output.MailWidth, l)
+				if len([]rune(l)) > module.MailWidth && !wideLines[l] {
+					t.Errorf("%s: help(%q): line wider than %d: %q", m.Name, name, module.MailWidth, l)
 				}
 			}
 		}

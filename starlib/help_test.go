@@ -10,7 +10,7 @@ import (
 	"go.starlark.net/starlarktest"
 
 	"netscript/session"
-	"netscript/starlib/output"
+	"netscript/starlib/module"
 	"netscript/starlib/thread"
 )
 
@@ -58,8 +58,8 @@ func TestHelp(t *testing.T) {
 				t.Errorf("tcp_crr lists burst:\n%s", out.String())
 			}
 			for _, line := range strings.Split(out.String(), "\n") {
-				if len(line) > output.MailWidth {
-					t.Errorf("line wider than %d: %q", output.MailWidth, line)
+				if len(line) > module.MailWidth {
+					t.Errorf("line wider than %d: %q", module.MailWidth, line)
 				}
 			}
 		})

@@ -6,7 +6,7 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"netscript/starlib/output"
+	"netscript/starlib/module"
 )
 
 // TestNumbersHelp: format, round, the latency methods and the csv/kv
@@ -41,8 +41,8 @@ func TestNumbersHelp(t *testing.T) {
 			}
 		}
 		for _, line := range strings.Split(out.String(), "\n") {
-			if len([]rune(line)) > output.MailWidth {
-				t.Errorf("%s: line wider than %d: %q", c.code, output.MailWidth, line)
+			if len([]rune(line)) > module.MailWidth {
+				t.Errorf("%s: line wider than %d: %q", c.code, module.MailWidth, line)
 			}
 		}
 	}

@@ -18,8 +18,8 @@ import (
 	"netscript/internal/stoptest"
 	"netscript/starlib"
 	"netscript/starlib/concurrency"
-	"netscript/starlib/output"
 	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 // TestParallelStops: an error in one branch stops the others at once
@@ -92,16 +92,16 @@ rs = parallel([
 	for i := 0; i < rs.Len(); i++ {
 		r := rs.Index(i)
 		for _, f := range []string{"transactions", "remote.transactions", "start"} {
-			if _, err := output.Field(r, f); err != nil {
+			if _, err := values.Field(r, f); err != nil {
 				t.Fatal(err)
 			}
 		}
-		v, _ := output.Field(r, "start")
-		s, _ := output.Number(v)
-		v, _ = output.Field(r, "elapsed")
-		e, _ := output.Number(v)
+		v, _ := values.Field(r, "start")
+		s, _ := values.Number(v)
+		v, _ = values.Field(r, "elapsed")
+		e, _ := values.Number(v)
 		starts, ends = append(starts, s), append(ends, s+e)
-		c, _ := output.Field(r, "config.client")
+		c, _ := values.Field(r, "config.client")
 		if want := []string{addrs[0], addrs[1], ""}[i]; c.(starlark.String) != starlark.String(want) {
 			t.Errorf("result %d: config.client %v, want %q", i, c, want)
 		}

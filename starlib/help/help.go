@@ -14,7 +14,6 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/starlib/module"
-	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
 
@@ -102,13 +101,13 @@ func (d *Docs) Help(x starlark.Value) (string, error) {
 		if doc, ok := d.Lookup(v.Type()); ok {
 			return doc, nil
 		}
-		return fmt.Sprintf("a %s with fields %s", v.Type(), strings.Join(output.FieldNames(v), ", ")), nil
+		return fmt.Sprintf("a %s with fields %s", v.Type(), strings.Join(values.FieldNames(v), ", ")), nil
 	case starlark.HasAttrs:
 		if doc, ok := d.Lookup(helpModuleName(v)); ok {
 			return doc, nil
 		}
-		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(output.FieldNames(v), ", "))
-		return strings.Join(output.Wrap(text, output.MailWidth-2), "\n"), nil
+		text := fmt.Sprintf("%s: has %s", helpModuleName(v), strings.Join(values.FieldNames(v), ", "))
+		return strings.Join(module.Wrap(text, module.MailWidth-2), "\n"), nil
 	}
 	return fmt.Sprintf("a %s value: %s", x.Type(), x.String()), nil
 }
@@ -184,12 +183,12 @@ func (d *Docs) Index() string {
 		if short, ok := d.index(n); ok {
 			line = short
 		} else if _, ok := pre[n].(starlark.HasAttrs); ok {
-			line = "module: " + strings.Join(output.FieldNames(pre[n]), ", ")
+			line = "module: " + strings.Join(values.FieldNames(pre[n]), ", ")
 		} else if doc, ok := d.Lookup(n); ok {
 			line = helpSummary(doc)
 		}
-		if len(line) > output.MailWidth-16 {
-			line = line[:output.MailWidth-19] + "..."
+		if len(line) > module.MailWidth-16 {
+			line = line[:module.MailWidth-19] + "..."
 		}
 		fmt.Fprintf(&b, "  %-12s  %s\n", n, line)
 	}

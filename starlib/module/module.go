@@ -20,7 +20,7 @@ type Module struct {
 	// Help holds the help() text of each name help() documents, by the
 	// name it takes ("tcp_rr", "stats.ci", "result.tcp"): a signature
 	// line, a blank line, then sentences, no line wider than
-	// output.MailWidth.
+	// module.MailWidth.
 	Help map[string]string
 	// Index holds the line help() gives a predeclared name in its list,
 	// where the first sentence of its Help is not that line; a namespace

@@ -7,6 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/starlib/module"
+	"netscript/starlib/values"
 )
 
 // Module is table(), csv() and kv(), with their help.
@@ -68,7 +69,7 @@ func kvBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "result", &v, "fields?", &fv); err != nil {
 		return nil, err
 	}
-	if !IsRow(v) {
+	if !values.IsRow(v) {
 		if n := starlark.Len(v); n >= 0 {
 			return nil, fmt.Errorf("%s: takes one result, got a %s of %d; use csv() for several", b.Name(), v.Type(), n)
 		}
@@ -100,7 +101,7 @@ func outputArgs(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tupl
 // outputRowsFields reads the results and fields arguments of builtin and
 // fills in default fields.
 func outputRowsFields(builtin string, rv, fv starlark.Value, defaults func([]starlark.Value) []string) ([]starlark.Value, []string, error) {
-	rows, err := Rows(builtin, rv)
+	rows, err := values.Rows(builtin, rv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -112,43 +113,6 @@ func outputRowsFields(builtin string, rv, fv starlark.Value, defaults func([]sta
 		fields = defaults(rows)
 	}
 	return rows, fields, nil
-}
-
-// IsRow reports whether v can be one row: a result or other value with
-// fields, or a dict (such as r.to_dict() or a decoded record).
-func IsRow(v starlark.Value) bool {
-	switch v.(type) {
-	case *starlark.Dict:
-		return true
-	case starlark.Iterable: // lists and tuples have methods, but are not rows
-		return false
-	case starlark.HasAttrs:
-		return true
-	}
-	return false
-}
-
-// Rows reads the results argument of builtin: a list (or tuple) of
-// results, or one result, a list of one.
-func Rows(builtin string, v starlark.Value) ([]starlark.Value, error) {
-	if IsRow(v) {
-		return []starlark.Value{v}, nil
-	}
-	it, ok := v.(starlark.Iterable)
-	if !ok {
-		return nil, fmt.Errorf("%s: results must be a list of results, got %s", builtin, v.Type())
-	}
-	var rows []starlark.Value
-	iter := it.Iterate()
-	defer iter.Done()
-	var x starlark.Value
-	for i := 0; iter.Next(&x); i++ {
-		if !IsRow(x) {
-			return nil, fmt.Errorf("%s: results[%d] is a %s, not a result", builtin, i, x.Type())
-		}
-		rows = append(rows, x)
-	}
-	return rows, nil
 }
 
 // outputFields reads fields: None (the defaults), a list of names, or one

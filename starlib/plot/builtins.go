@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"netscript/starlib/module"
-	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // Module is plot(), latency_plot(), timeseries(), bars() and chart(),
@@ -230,7 +230,7 @@ func allStatistics(rows []starlark.Value) bool {
 
 // plotRows reads the results (or values) argument: a list of them, or one.
 func plotRows(b *starlark.Builtin, v starlark.Value) ([]starlark.Value, error) {
-	rows, err := output.Rows(b.Name(), v)
+	rows, err := values.Rows(b.Name(), v)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 	"netscript/engine/result"
 	"netscript/internal/startest"
 	"netscript/starlib"
-	"netscript/starlib/output"
+	"netscript/starlib/module"
 	"netscript/starlib/values"
 )
 
@@ -376,8 +376,8 @@ func TestPictureHelp(t *testing.T) {
 			t.Errorf("%s lacks %q:\n%s", code, sig, out.String())
 		}
 		for _, l := range strings.Split(out.String(), "\n") {
-			if len([]rune(l)) > output.MailWidth {
-				t.Errorf("%s: line wider than %d: %q", code, output.MailWidth, l)
+			if len([]rune(l)) > module.MailWidth {
+				t.Errorf("%s: line wider than %d: %q", code, module.MailWidth, l)
 			}
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/result"
-	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
 
@@ -80,14 +79,14 @@ func SweepFigure(rows []starlark.Value, s PlotSpec) (*Figure, error) {
 			return nil, err
 		}
 		xs[i] = v
-		if _, ok := output.Number(v); !ok && v != starlark.None {
+		if _, ok := values.Number(v); !ok && v != starlark.None {
 			numericX = false
 		}
 	}
 	for i, r := range rows {
 		var x float64
 		if numericX {
-			n, ok := output.Number(xs[i])
+			n, ok := values.Number(xs[i])
 			if !ok {
 				continue // not measured
 			}
@@ -148,11 +147,11 @@ func plotPoint(row starlark.Value, y string, x float64) (Point, bool, error) {
 		if y == "mean" || y == plainString(metric) {
 			var n [3]float64
 			for i, name := range []string{"mean", "low", "high"} {
-				v, err := output.Field(row, name)
+				v, err := values.Field(row, name)
 				if err != nil {
 					return Point{}, false, err
 				}
-				n[i], _ = output.Number(v)
+				n[i], _ = values.Number(v)
 			}
 			return Point{X: x, Y: n[0], Low: n[1], High: n[2], Err: true}, true, nil
 		}
@@ -164,7 +163,7 @@ func plotPoint(row starlark.Value, y string, x float64) (Point, bool, error) {
 	if v == starlark.None {
 		return Point{}, false, nil
 	}
-	n, ok := output.Number(v)
+	n, ok := values.Number(v)
 	if !ok {
 		return Point{}, false, fmt.Errorf("field %s is a %s (%s), not a number to plot", y, v.Type(), v)
 	}
@@ -178,14 +177,14 @@ func plotPoint(row starlark.Value, y string, x float64) (Point, bool, error) {
 // come first, then those of its first result (config.request of the
 // results it summarises).
 func plotField(row starlark.Value, path string) (starlark.Value, error) {
-	v, err := output.Field(row, path)
+	v, err := values.Field(row, path)
 	if err == nil {
 		return v, nil
 	}
 	if plotKind(row) == "confidence" {
-		if rs, rerr := output.Field(row, "results"); rerr == nil {
+		if rs, rerr := values.Field(row, "results"); rerr == nil {
 			if l, ok := rs.(*starlark.List); ok && l.Len() > 0 {
-				if v, err2 := output.Field(l.Index(0), path); err2 == nil {
+				if v, err2 := values.Field(l.Index(0), path); err2 == nil {
 					return v, nil
 				}
 			}
@@ -194,7 +193,7 @@ func plotField(row starlark.Value, path string) (starlark.Value, error) {
 	// Fields of a result that were not measured (latency.p99 of a stream)
 	// are None, as csv() leaves them empty.
 	if head, _, ok := strings.Cut(path, "."); ok {
-		if p, perr := output.Field(row, head); perr == nil && p == starlark.None {
+		if p, perr := values.Field(row, head); perr == nil && p == starlark.None {
 			return starlark.None, nil
 		}
 	}
@@ -216,7 +215,7 @@ func sameUnits(rows []starlark.Value, y string) (string, error) {
 	}
 	units, first := "", -1
 	for i, r := range rows {
-		v, err := output.Field(r, "units")
+		v, err := values.Field(r, "units")
 		if err != nil {
 			continue
 		}

@@ -6,7 +6,7 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // LatencyFigure lays the full latency histogram of every result out as one
@@ -81,7 +81,7 @@ func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title s
 		if err != nil {
 			return nil, fmt.Errorf("results[%d]: %w", i, err)
 		}
-		starts[i], _ = output.Number(v)
+		starts[i], _ = values.Number(v)
 		t0 = math.Min(t0, starts[i])
 	}
 	f := &Figure{Title: title, XLabel: "time (s)", XZero: true}
@@ -97,18 +97,18 @@ func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title s
 			return nil, err
 		}
 		for k, line := range lines {
-			iv, err := output.Field(line, "interim")
+			iv, err := values.Field(line, "interim")
 			if err != nil {
 				return nil, fmt.Errorf("results[%d]: %w", i, err)
 			}
 			l, _ := iv.(*starlark.List)
 			s := Series{Name: names[k]}
 			for j := 0; l != nil && j < l.Len(); j++ {
-				t, err := output.Field(l.Index(j), "t")
+				t, err := values.Field(l.Index(j), "t")
 				if err != nil {
 					return nil, err
 				}
-				tv, _ := output.Number(t)
+				tv, _ := values.Number(t)
 				pt, ok, err := plotPoint(l.Index(j), y, starts[i]-t0+tv)
 				if err != nil {
 					return nil, fmt.Errorf("interim samples: %w", err)
@@ -130,19 +130,19 @@ func TimeseriesFigureFrom(rows []starlark.Value, y string, perFlow bool, title s
 // BarsFigure lays confidence() or compare() values (not mixed) out as one
 // bar each with its interval, labelled by labels, else by the brand of
 // their results.
-func BarsFigure(values []starlark.Value, labels []string, title string) (*Bars, error) {
-	if len(values) == 0 {
+func BarsFigure(vals []starlark.Value, labels []string, title string) (*Bars, error) {
+	if len(vals) == 0 {
 		return nil, fmt.Errorf("no values to plot")
 	}
-	if labels != nil && len(labels) != len(values) {
-		return nil, fmt.Errorf("%d labels for %d values", len(labels), len(values))
+	if labels != nil && len(labels) != len(vals) {
+		return nil, fmt.Errorf("%d labels for %d values", len(labels), len(vals))
 	}
 	b := &Bars{Title: title}
 	// confidence() and stats.ci() values are means; compare() values are
 	// differences.
 	isMean := func(k string) bool { return k == "confidence" || k == "interval" }
-	kind := values[0].Type()
-	for i, v := range values {
+	kind := vals[0].Type()
+	for i, v := range vals {
 		k := v.Type()
 		if !isMean(k) && k != "comparison" {
 			return nil, fmt.Errorf("values[%d] is a %s; bars takes confidence(), stats.ci() or compare() values (plot() draws results)", i, k)
@@ -156,11 +156,11 @@ func BarsFigure(values []starlark.Value, labels []string, title string) (*Bars, 
 		}
 		var n [3]float64
 		for j, name := range []string{valueField, "low", "high"} {
-			x, err := output.Field(v, name)
+			x, err := values.Field(v, name)
 			if err != nil {
 				return nil, err
 			}
-			n[j], _ = output.Number(x)
+			n[j], _ = values.Number(x)
 		}
 		bar := Bar{Value: n[0], Low: n[1], High: n[2]}
 		switch {
@@ -174,10 +174,10 @@ func BarsFigure(values []starlark.Value, labels []string, title string) (*Bars, 
 		b.Bars = append(b.Bars, bar)
 		if b.YLabel == "" {
 			m, u := "", ""
-			if metric, err := output.Field(v, "metric"); err == nil {
+			if metric, err := values.Field(v, "metric"); err == nil {
 				m = plainString(metric)
 			}
-			if units, err := output.Field(v, "units"); err == nil {
+			if units, err := values.Field(v, "units"); err == nil {
 				u, _ = starlark.AsString(units)
 			}
 			if m == "" {
@@ -195,9 +195,9 @@ func BarsFigure(values []starlark.Value, labels []string, title string) (*Bars, 
 // comparisonName is "A vs B" from the brands of a comparison's runs.
 func comparisonName(v starlark.Value, i int) string {
 	brand := func(field string) string {
-		if rs, err := output.Field(v, field); err == nil {
+		if rs, err := values.Field(v, field); err == nil {
 			if l, ok := rs.(*starlark.List); ok && l.Len() > 0 {
-				if b, err := output.Field(l.Index(0), "brand"); err == nil {
+				if b, err := values.Field(l.Index(0), "brand"); err == nil {
 					if s, ok := starlark.AsString(b); ok {
 						return s
 					}

@@ -5,7 +5,7 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // timeseriesLines is what one result (rows[i]) draws in a timeseries: the
@@ -32,7 +32,7 @@ func timeseriesLines(r starlark.Value, i int, perFlow, alone bool) ([]starlark.V
 	samples := 0
 	for k := 0; l != nil && k < l.Len(); k++ {
 		f := l.Index(k)
-		iv, err := output.Field(f, "interim")
+		iv, err := values.Field(f, "interim")
 		if err != nil {
 			return nil, nil, noSamples
 		}
@@ -43,7 +43,7 @@ func timeseriesLines(r starlark.Value, i int, perFlow, alone bool) ([]starlark.V
 		names = append(names, flowName(r, i, f, k, alone))
 	}
 	if samples == 0 {
-		if own, err := output.Field(r, "interim"); err == nil {
+		if own, err := values.Field(r, "interim"); err == nil {
 			if s, ok := own.(*starlark.List); ok && s.Len() > 0 {
 				return nil, nil, noSamples
 			}
@@ -57,8 +57,8 @@ func timeseriesLines(r starlark.Value, i int, perFlow, alone bool) ([]starlark.V
 // legend of "TCP_STREAM #1 flow 0", "TCP_STREAM #1 flow 1", ... takes a
 // third of the picture's width to say one thing many times).
 func flowName(r starlark.Value, i int, f starlark.Value, k int, alone bool) string {
-	if v, err := output.Field(f, "index"); err == nil {
-		if n, ok := output.Number(v); ok {
+	if v, err := values.Field(f, "index"); err == nil {
+		if n, ok := values.Number(v); ok {
 			k = int(n)
 		}
 	}

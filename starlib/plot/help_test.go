@@ -9,13 +9,13 @@ import (
 
 	"netscript/internal/startest"
 	"netscript/starlib"
-	"netscript/starlib/output"
+	"netscript/starlib/module"
 	"netscript/starlib/plot"
 )
 
 // TestPlotHelpAlike: the picture builtins' help is written as every help()
 // entry is: a one-line signature, a blank line, a sentence starting with a
-// verb in the third person, lines within output.MailWidth; help() lists
+// verb in the third person, lines within module.MailWidth; help() lists
 // each with its lower-case line.
 func TestPlotHelpAlike(t *testing.T) {
 	thirdPerson := regexp.MustCompile(`^[A-Z][a-z]+(-[a-z]+)?s$`)
@@ -26,7 +26,7 @@ func TestPlotHelpAlike(t *testing.T) {
 			t.Errorf("%s: %q", n, lines[:3])
 		}
 		for _, l := range lines {
-			if len([]rune(l)) > output.MailWidth {
+			if len([]rune(l)) > module.MailWidth {
 				t.Errorf("%s wide: %q", n, l)
 			}
 		}

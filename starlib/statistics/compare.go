@@ -7,7 +7,6 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/stats"
-	"netscript/starlib/output"
 	"netscript/starlib/thread"
 	"netscript/starlib/values"
 )
@@ -111,7 +110,7 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	}
 
 	name := metric
-	if _, ok := output.Number(rets[0][0]); ok {
+	if _, ok := values.Number(rets[0][0]); ok {
 		name = "value"
 	}
 	units := unitsOf(rets[0][0], metric)

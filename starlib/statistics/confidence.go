@@ -8,7 +8,6 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/stats"
-	"netscript/starlib/output"
 	"netscript/starlib/thread"
 	"netscript/starlib/values"
 )
@@ -123,7 +122,7 @@ func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 			return nil, err
 		}
 		if i == 1 {
-			if _, ok := output.Number(m.ret); ok {
+			if _, ok := values.Number(m.ret); ok {
 				names[0] = "value"
 			}
 		}

@@ -16,7 +16,6 @@ import (
 	"netscript/engine/result"
 	"netscript/engine/stats"
 	"netscript/starlib/module"
-	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
 
@@ -62,7 +61,7 @@ type number float64
 
 // Unpack accepts an int or a float.
 func (n *number) Unpack(v starlark.Value) error {
-	f, ok := output.Number(v)
+	f, ok := values.Number(v)
 	if !ok {
 		return fmt.Errorf("want a number, got %s", v.Type())
 	}
@@ -147,7 +146,7 @@ func call(th *starlark.Thread, who string, fn starlark.Value, metric string, exp
 
 // metricValue returns the value of metric in ret, what who returned.
 func metricValue(who string, ret starlark.Value, metric string, explicit bool) (float64, error) {
-	if x, ok := output.Number(ret); ok {
+	if x, ok := values.Number(ret); ok {
 		if explicit {
 			return 0, fmt.Errorf("metric %q was given but %s returned a plain number (%s), which has no fields; return a result, or leave metric out", metric, who, ret.String())
 		}
@@ -159,12 +158,12 @@ func metricValue(who string, ret starlark.Value, metric string, explicit bool) (
 		}
 		return 0, fmt.Errorf("%s returned a %s; it must return a number or a result", who, ret.Type())
 	}
-	have := output.NumericFields(ret)
-	f, err := output.Field(ret, metric)
+	have := values.NumericFields(ret)
+	f, err := values.Field(ret, metric)
 	if err != nil {
 		return 0, fmt.Errorf("metric %q: the %s %s returned has no such field; its numeric fields are %s", metric, ret.Type(), who, listOrNone(have))
 	}
-	x, ok := output.Number(f)
+	x, ok := values.Number(f)
 	switch {
 	case ok:
 		return finite(fmt.Sprintf("metric %q of what %s returned is", metric, who), x)
@@ -211,11 +210,11 @@ func optionalNumber(v starlark.Value, name string) (float64, bool) {
 	if !hasFields(v) {
 		return 0, false
 	}
-	f, err := output.Field(v, name)
+	f, err := values.Field(v, name)
 	if err != nil {
 		return 0, false
 	}
-	x, ok := output.Number(f)
+	x, ok := values.Number(f)
 	if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0, false
 	}
@@ -254,7 +253,7 @@ func unitsOf(v starlark.Value, metric string) string {
 	if _, ok := v.(starlark.HasAttrs); !ok {
 		return ""
 	}
-	u, err := output.Field(v, "units")
+	u, err := values.Field(v, "units")
 	if err != nil {
 		return ""
 	}

@@ -8,7 +8,6 @@ import (
 	"go.starlark.net/starlarkstruct"
 
 	"netscript/engine/stats"
-	"netscript/starlib/output"
 	"netscript/starlib/values"
 )
 
@@ -99,7 +98,7 @@ func floatsArg(builtin string, v starlark.Value, atLeast int) ([]float64, error)
 	}
 	xs := make([]float64, len(elems))
 	for i, e := range elems {
-		f, ok := output.Number(e)
+		f, ok := values.Number(e)
 		if !ok {
 			return nil, fmt.Errorf("%s: xs[%d] is %s (%s), not a number", builtin, i, e.String(), e.Type())
 		}

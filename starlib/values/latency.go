@@ -10,7 +10,6 @@ import (
 
 	"netscript/engine/hist"
 	"netscript/engine/result"
-	"netscript/starlib/output"
 )
 
 // latencyDoc documents r.latency and its methods for help().
@@ -121,7 +120,7 @@ func (l *Latency) FieldNames() []string {
 
 // percentileArg checks one percentile argument of builtin.
 func percentileArg(builtin string, v starlark.Value) (float64, error) {
-	q, ok := output.Number(v)
+	q, ok := Number(v)
 	if !ok {
 		return 0, fmt.Errorf("%s: q must be a number between 0 and 100, got %s %s", builtin, v.Type(), ShortRepr(v))
 	}

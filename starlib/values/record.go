@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
-
-	"netscript/starlib/output"
 )
 
 // Record is a read-only Starlark view of an engine value (a struct whose
@@ -64,7 +62,7 @@ func (r *Record) String() string {
 // a measurement has, as table() prints them (to_dict() keeps every digit).
 func fieldText(path string, v starlark.Value) string {
 	if f, ok := v.(starlark.Float); ok && !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) {
-		return output.FloatText(path, float64(f))
+		return FloatText(path, float64(f))
 	}
 	return v.String()
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"netscript/engine/spec"
-	"netscript/starlib/output"
+	"netscript/starlib/module"
 )
 
 // tcpDoc documents the result fields of the kernel's TCP figures and of
@@ -16,7 +16,7 @@ var tcpDoc = map[string]string{
 
 Holds the kernel's own view of the test's TCP connections on one end
 (TCP_INFO), over the measured interval: read at its start and end on each
-long-lived connection, outside the data path; ` + output.AndList(spec.KnobTakers(spec.OptTCPInfo)) + ` read each
+long-lived connection, outside the data path; ` + module.AndList(spec.KnobTakers(spec.OptTCPInfo)) + ` read each
 connection just before it closes, only with tcp_info=True. result.tcp is the
 client's, result.remote.tcp the server's (None against a netserver, or a
 netscript server of a release before this), per flow in flows[i].

@@ -8,7 +8,6 @@ import (
 
 	"netscript/engine/spec"
 	"netscript/starlib/module"
-	"netscript/starlib/output"
 )
 
 // Module is one builtin per workload of the registry (spec.Workloads) and
@@ -46,11 +45,11 @@ func workloadHelp(w *spec.Workload) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s(option=value, ...) -> result\n\n", w.Name)
 	intro := fmt.Sprintf("Runs one %s test (netperf -t %s): each transaction is %s. Every option is a keyword and may be left out.", w, w, w.Unit)
-	b.WriteString(strings.Join(output.Wrap(intro, output.MailWidth-2), "\n"))
+	b.WriteString(strings.Join(module.Wrap(intro, module.MailWidth-2), "\n"))
 	b.WriteString("\n\nOptions:\n")
 	for _, o := range optionsFor(w) {
 		fmt.Fprintf(&b, "  %s = %s\n", o.name, o.def)
-		for _, line := range output.Wrap(o.doc, output.MailWidth-8) {
+		for _, line := range module.Wrap(o.doc, module.MailWidth-8) {
 			fmt.Fprintf(&b, "      %s\n", line)
 		}
 	}

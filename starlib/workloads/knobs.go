@@ -7,7 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/spec"
-	"netscript/starlib/output"
+	"netscript/starlib/module"
 )
 
 // The socket knobs (engine/spec/knobs.go): options every workload lists,
@@ -39,9 +39,9 @@ var knobOptions = []option{
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.MSS, err = toKnobInt(v); return }},
 	{spec.OptBusyPoll, "none", "SO_BUSY_POLL in µs on the data sockets of both ends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.BusyPoll, err = toKnobInt(v); return }},
-	{spec.OptCork, "False", "TCP_CORK on the data sockets of " + output.AndList(spec.KnobTakers(spec.OptCork)) + ", both ends",
+	{spec.OptCork, "False", "TCP_CORK on the data sockets of " + module.AndList(spec.KnobTakers(spec.OptCork)) + ", both ends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.Cork, err = toBool(v); return }},
-	{spec.OptQuickAck, "False", "TCP_QUICKACK on " + output.AndList(spec.KnobTakers(spec.OptQuickAck)) + ", both ends, re-armed after each receive " +
+	{spec.OptQuickAck, "False", "TCP_QUICKACK on " + module.AndList(spec.KnobTakers(spec.OptQuickAck)) + ", both ends, re-armed after each receive " +
 		"(one more system call per transaction on each end), " + multiplexedToo(),
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Knobs.QuickAck, err = toBool(v); return }},
 	{spec.OptTCPInfo, "False", strings.Join(spec.KnobTakers(spec.OptTCPInfo), ", ") + ": read TCP_INFO of every connection just before it closes, on both ends, " +

@@ -13,7 +13,8 @@ import (
 	"netscript/engine/sock"
 	"netscript/engine/spec"
 	"netscript/internal/nearest"
-	"netscript/starlib/output"
+	"netscript/starlib/module"
+	"netscript/starlib/values"
 )
 
 // option is one keyword option of the workload builtins: its name, its
@@ -176,7 +177,7 @@ var testOptions = []option{
 		}},
 	{"rate", "as fast as possible", "transactions (or sends, for streams) per second to pace the test to (netperf -w, -b)",
 		func(s *spec.Spec, v starlark.Value) error {
-			f, ok := output.Number(v)
+			f, ok := values.Number(v)
 			if !ok {
 				return fmt.Errorf("want a number per second, got %s", v.Type())
 			}
@@ -270,7 +271,7 @@ func takersWhere(name string, keep func(*spec.Workload) bool) string {
 			names = append(names, w.Name)
 		}
 	}
-	return output.AndList(names)
+	return module.AndList(names)
 }
 
 // serverSends reports whether the server sends w's bulk data.

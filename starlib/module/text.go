@@ -1,12 +1,10 @@
-package output
+package module
 
 import "strings"
 
-// FloatText is how table() prints the float f of field (a dotted path such
-// as "latency.mean" or "udp.loss_pct"): latencies with one decimal,
-// service demand with three, other figures with two, small values with
-// three significant digits. Records print their figures so too.
-func FloatText(field string, f float64) string { return outFloat(field, f) }
+// MailWidth is the width help() texts and table() keep to, so their text
+// pasted into a mail is not wrapped.
+const MailWidth = 80
 
 // Wrap breaks text into lines of at most width characters at spaces, as
 // help() wraps its texts.

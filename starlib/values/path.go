@@ -1,4 +1,4 @@
-package output
+package values
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func Field(v starlark.Value, path string) (starlark.Value, error) {
 	cur := v
 	parts := strings.Split(path, ".")
 	for i, name := range parts {
-		next, err := attr(cur, name)
+		next, err := Attr(cur, name)
 		if err != nil {
 			return nil, err
 		}
@@ -39,9 +39,9 @@ func Field(v starlark.Value, path string) (starlark.Value, error) {
 	return cur, nil
 }
 
-// attr returns the field name of v (a dict's key or an attribute other than
+// Attr returns the field name of v (a dict's key or an attribute other than
 // to_dict), or nil when v has none.
-func attr(v starlark.Value, name string) (starlark.Value, error) {
+func Attr(v starlark.Value, name string) (starlark.Value, error) {
 	switch x := v.(type) {
 	case *starlark.Dict:
 		got, found, err := x.Get(starlark.String(name))
@@ -97,7 +97,7 @@ func NumericFields(v starlark.Value) []string {
 			return
 		}
 		for _, n := range FieldNames(v) {
-			c, err := attr(v, n)
+			c, err := Attr(v, n)
 			if err != nil || c == nil {
 				continue
 			}
