@@ -23,7 +23,7 @@ func TestFastOpenWarning(t *testing.T) {
 	th, env := startest.NewThread(t)
 	var stderr bytes.Buffer
 	env.Stderr = &stderr
-	if _, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "tfo.star", `[tcp_crr(duration=0.1, fastopen=True) for _ in range(3)]`, starlib.Predeclared()); err != nil {
+	if _, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "tfo.star", `[tcp_crr(transactions=5, fastopen=True) for _ in range(3)]`, starlib.Predeclared()); err != nil {
 		t.Fatal(err)
 	}
 	want := "netscript: warning: tcp_crr: fastopen: the server's kernel does not accept TCP Fast Open: its net.ipv4.tcp_fastopen is 1, without the server bit (2)"
