@@ -1,5 +1,5 @@
 // Package startest holds what the tests of starlib's packages share: a
-// Starlark thread over a fresh environment, results with fixed figures for
+// Starlark thread over a fresh session, results with fixed figures for
 // golden files, and the golden-file check with its -update flag.
 package startest
 
