@@ -46,7 +46,9 @@ func (f *interimReporter) Interim(i client.Interim) {
 	f.mu.Unlock()
 }
 
-// stream is a tcp_stream spec with interim samples.
+// stream is a tcp_stream spec with interim samples: three, or fewer on a
+// machine so loaded that the sampler wakes late (the tests count what the
+// result kept).
 func stream(t *testing.T) spec.Spec {
 	t.Helper()
 	s := spec.Default(spec.TCPStream)
@@ -76,7 +78,7 @@ func TestInterimHook(t *testing.T) {
 	rep := &interimReporter{}
 	s.Progress = rep
 	res := run(s, RunOptions{})
-	if n := len(res.Interim); len(rep.interim) != n || n < 2 || rep.interim[0].Units != "10^6bits/s" || rep.interim[0].Test != "TCP_STREAM" {
+	if n := len(res.Interim); len(rep.interim) != n || n < 1 || rep.interim[0].Units != "10^6bits/s" || rep.interim[0].Test != "TCP_STREAM" {
 		t.Errorf("the reporter saw %d samples (%+v), the result has %d", len(rep.interim), rep.interim, n)
 	}
 
@@ -84,9 +86,9 @@ func TestInterimHook(t *testing.T) {
 	var stderr bytes.Buffer
 	plain := &fakeReporter{}
 	s.Progress, s.Stderr = plain, &stderr
-	run(s, RunOptions{})
+	res = run(s, RunOptions{})
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	if len(lines) < 2 || !strings.HasPrefix(lines[0], "Interim result: ") || !strings.Contains(lines[0], "10^6bits/s over 0.") || !strings.HasSuffix(lines[0], "(TCP_STREAM)") {
+	if len(lines) != len(res.Interim) || !strings.HasPrefix(lines[0], "Interim result: ") || !strings.Contains(lines[0], "10^6bits/s over 0.") || !strings.HasSuffix(lines[0], "(TCP_STREAM)") {
 		t.Errorf("plain interim lines:\n%s", stderr.String())
 	}
 	if plain.done < len(lines) {
@@ -100,7 +102,7 @@ func TestInterimHook(t *testing.T) {
 	if stderr.Len() != 0 {
 		t.Errorf("interim lines on a stderr that is not a terminal:\n%s", stderr.String())
 	}
-	if n := len(res.Interim); n < 2 {
+	if n := len(res.Interim); n < 1 {
 		t.Errorf("%d samples in the result", n)
 	}
 
@@ -112,7 +114,7 @@ func TestInterimHook(t *testing.T) {
 	var own, hooked int
 	s.OnInterim = func(client.Interim) { mu.Lock(); hooked++; mu.Unlock() }
 	res = run(s, RunOptions{Interim: func(client.Interim) { mu.Lock(); own++; mu.Unlock() }})
-	if n := len(res.Interim); own != n || hooked != n || len(rep.interim) != 0 || stderr.Len() != 0 {
+	if n := len(res.Interim); n < 1 || own != n || hooked != n || len(rep.interim) != 0 || stderr.Len() != 0 {
 		t.Errorf("%d samples: the front end's display saw %d, OnInterim %d, the session's display %d and stderr %q",
 			n, own, hooked, len(rep.interim), stderr.String())
 	}
