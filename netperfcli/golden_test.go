@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"netscript/starlib"
+	"netscript/session"
 )
 
 // The golden transcripts in testdata/golden were recorded from the real
@@ -83,7 +83,7 @@ func run(t *testing.T, args []string, d time.Duration) (string, string, int) {
 	if c.Duration > 0 {
 		c.Duration = max(d, 2*c.Demo)
 	}
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	defer env.Close()
 	var out, errb bytes.Buffer
 	st := c.Run(context.Background(), env, &out, &errb)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"netscript/engine/sock"
-	"netscript/starlib"
+	"netscript/session"
 )
 
 func TestParse(t *testing.T) {
@@ -127,7 +127,7 @@ func TestBadInput(t *testing.T) {
 		{"extra", "netperf: unexpected argument 'extra'...", 1, false},
 	} {
 		var out, errb bytes.Buffer
-		env := starlib.NewEnv("test")
+		env := session.New("test")
 		st := Main(context.Background(), strings.Fields(tc.args), env, "test", &out, &errb)
 		env.Close()
 		first, rest, _ := strings.Cut(errb.String(), "\n")
@@ -152,7 +152,7 @@ func TestBadInput(t *testing.T) {
 
 func TestVersionAndHelp(t *testing.T) {
 	var out, errb bytes.Buffer
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	defer env.Close()
 	if st := Main(context.Background(), []string{"-V"}, env, "v1", &out, &errb); st != 0 || !strings.HasPrefix(out.String(), "Netperf version 2.7.1\n") {
 		t.Errorf("-V: %d %q", st, out.String())

@@ -12,14 +12,14 @@ import (
 	"netscript/engine/client"
 	"netscript/engine/result"
 	"netscript/engine/stats"
-	"netscript/starlib"
+	"netscript/session"
 )
 
 // Main is `netscript netperf ARGS...` and the binary run as netperf: it
 // parses args, prints the script with --script (before the netperf
 // options), runs the test on the engine otherwise, and returns netperf's
 // exit status. version is netscript's, for -V.
-func Main(ctx context.Context, args []string, env *starlib.Env, version string, stdout, stderr io.Writer) int {
+func Main(ctx context.Context, args []string, sess *session.Session, version string, stdout, stderr io.Writer) int {
 	script := false
 	if len(args) > 0 && args[0] == "--script" {
 		script, args = true, args[1:]
@@ -58,26 +58,28 @@ func Main(ctx context.Context, args []string, env *starlib.Env, version string, 
 		fmt.Fprint(stdout, c.Script())
 		return 0
 	}
-	return c.Run(ctx, env, stdout, stderr)
+	return c.Run(ctx, sess, stdout, stderr)
 }
 
-// Run runs the command's iterations and prints netperf's output.
-func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.Writer) int {
+// Run runs the command's iterations through the session and prints
+// netperf's output.
+func (c *Command) Run(ctx context.Context, sess *session.Session, stdout, stderr io.Writer) int {
 	s, err := c.Spec()
 	if err != nil {
 		fmt.Fprintf(stderr, "netperf: %v\n", err)
 		return 1
 	}
 	c.uuid = newUUID()
-	opt := client.Options{Threads: &env.Threads, Token: env.Token}
-	if s.Host == "" && !s.NoControl {
-		ap, err := env.Embedded(s.Family)
-		if err != nil {
+	var opt session.RunOptions
+	// With no host the session runs the test against its embedded
+	// server; started here, a server that cannot start is reported before
+	// anything is printed.
+	embedded := s.Host == "" && !s.NoControl
+	if embedded {
+		if _, err := sess.Embedded(s.Family); err != nil {
 			fmt.Fprintf(stderr, "netperf: %v\n", err)
 			return 1
 		}
-		s.Host, s.Port = ap.Addr().String(), int(ap.Port())
-		opt.Embedded = true
 	}
 	// The banner comes once the far end answered, as netperf prints it
 	// after it has its control connection: before the first interim
@@ -107,7 +109,7 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 		if interrupted {
 			return nil, errInterrupted
 		}
-		r, err := client.Run(ctx, s, opt)
+		r, err := sess.Run(ctx, s, opt)
 		var te *client.TestError
 		if err != nil && ctx.Err() != nil && errors.As(err, &te) && te.Partial != nil && te.Partial.Elapsed > 0 {
 			// Interrupted: netperf reports what it measured until then.
@@ -148,7 +150,7 @@ func (c *Command) Run(ctx context.Context, env *starlib.Env, stdout, stderr io.W
 		mu.Lock()
 		defer mu.Unlock()
 		var te *client.TestError
-		if len(rs) == 0 && !errors.As(err, &te) && !s.NoControl && !opt.Embedded {
+		if len(rs) == 0 && !errors.As(err, &te) && !s.NoControl && !embedded {
 			// The far end did not answer: netperf's words, and its status.
 			fmt.Fprintf(stderr, "establish control: are you sure there is a netserver listening on %s at port %d?\n", c.Host, s.Port)
 			fmt.Fprintf(stderr, "netperf: %s\n", strings.TrimPrefix(err.Error(), "confidence: iteration 1: "))

@@ -10,7 +10,9 @@ import (
 
 	"netscript/engine/result"
 	"netscript/script"
+	"netscript/session"
 	"netscript/starlib"
+	"netscript/starlib/thread"
 )
 
 // TestScriptRoundTrip prints the script of a command line, runs it, and
@@ -33,7 +35,7 @@ func TestScriptRoundTrip(t *testing.T) {
 		if !strings.HasPrefix(src, "# netperf "+line+"\n") {
 			t.Errorf("%s: the script does not start with the command line:\n%s", line, src)
 		}
-		env := starlib.NewEnv("test")
+		env := session.New("test")
 		var out bytes.Buffer
 		env.Stdout = &out
 		var got []*result.Result
@@ -42,8 +44,8 @@ func TestScriptRoundTrip(t *testing.T) {
 				got = append(got, r)
 			}
 		}
-		th := starlib.NewThread("main", env, context.Background())
-		if _, err := script.Exec(th, &script.Script{Name: "netperf.star", Src: []byte(src)}); err != nil {
+		th := thread.New("main", env, context.Background())
+		if _, err := script.Exec(th, &session.Script{Name: "netperf.star", Src: []byte(src)}); err != nil {
 			env.Close()
 			t.Fatalf("%s: the script fails: %v\n%s", line, err, src)
 		}
@@ -206,7 +208,7 @@ func TestInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	defer env.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()

@@ -21,9 +21,9 @@ func netperfCommand(args []string) int {
 		fmt.Fprintf(os.Stderr, "netperf: %v\n", err)
 		return 1
 	}
-	env := newEnv(flags{quiet: true, token: tok})
-	defer env.Close()
+	sess := newSession(flags{quiet: true, token: tok})
+	defer sess.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return netperfcli.Main(ctx, args, env, version, os.Stdout, os.Stderr)
+	return netperfcli.Main(ctx, args, sess, version, os.Stdout, os.Stderr)
 }
