@@ -27,7 +27,7 @@ type TestOptions struct {
 	Connection     bool // a connection per transaction (TCP_CRR, TCP_CC, -c)
 	Protocol       int  // protoTCP, protoUDP, or another IPPROTO_ number
 	ProtocolName   string
-	SocketType     string // "Stream", "Datagram" (-t), as netperf prints it
+	SocketType     string // "Stream", "Datagram": what SOCKET_TYPE prints, the test name's
 	ReqSize        int    // -r req (-1: not set)
 	RspSize        int    // -r ,rsp
 	SendSize       int    // -m local (0: netperf's choice)
@@ -78,7 +78,8 @@ type TestOptions struct {
 	Help      bool   // -h: the test's usage, exit 1
 	List      byte   // -k ? / -o ? (keyval or CSV names), -O ? (human): print the selectors, exit 1
 
-	implicitDirection bool // -t omni: -m, -M and -r set the direction
+	implicitDirection bool   // -t omni: -m, -M and -r set the direction
+	sockType          string // -t's socket type
 }
 
 // omniOptions is netperf 2.7.1's OMNI_ARGS.
@@ -326,15 +327,11 @@ func (c *Command) omniOption(g *getopt, o int, warn func(string)) {
 		setConvert(a, &t.RSSReq)
 		setConvert(b, &t.RSRReq)
 	case 't':
-		t.SocketType = parseSocketType(v)
+		// The socket type; what SOCKET_TYPE prints is the test name's
+		// (netperf names it before reading the options, and not again).
+		t.sockType = parseSocketType(v)
 	case 'T':
 		t.Protocol, t.ProtocolName = parseProtocol(v)
-		switch t.Protocol {
-		case protoTCP:
-			t.SocketType = "Stream"
-		case protoUDP:
-			t.SocketType = "Datagram"
-		}
 	case 'u':
 		t.UUID = trunc(v, 37)
 	case 'U':
