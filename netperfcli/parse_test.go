@@ -55,7 +55,9 @@ func TestParse(t *testing.T) {
 		{"-t TCP_RR -l -1000", func(c *Command) bool { return c.TestUnits == 1000 && c.TestTime == 0 }},
 		{"-l 0", func(c *Command) bool { return c.TestTime == 0 && c.TestUnits == 0 }},
 		// -i max,min clamped to [3, 30]; -I alone is 10,3; both set 99 % and 5 %.
-		{"-i 3,30", func(c *Command) bool { return c.IterMax == 30 && c.IterMin == 30 && c.Level == 99 && c.Interval == 0.05 }},
+		{"-i 3,30", func(c *Command) bool {
+			return c.IterMax == 30 && c.IterMin == 30 && c.Level == 99 && c.Interval == 0.05
+		}},
 		{"-i 1,1", func(c *Command) bool { return c.IterMax == 3 && c.IterMin == 3 }},
 		{"-I 95,10", func(c *Command) bool { return c.IterMax == 10 && c.IterMin == 3 && c.Level == 95 && c.Interval == 0.1 }},
 		// -c and -C take the rate LOC_CPU printed.

@@ -68,6 +68,10 @@ func (c *Command) workload() (*spec.Workload, error) {
 	return nil, &Refusal{what, "it runs no UDP test where netserver sends the stream (UDP_MAERTS)"}
 }
 
+// netserverWait is how long netperf waits for each answer of netserver's
+// (recv_response's two minutes), which a loaded netserver may need.
+const netserverWait = 120 * time.Second
+
 // embedded reports whether the test runs against netscript's embedded
 // loopback server: no -H was given (netperf's localhost), and the test
 // has a control connection.
@@ -110,6 +114,7 @@ func (c *Command) Spec() (spec.Spec, error) {
 		}
 		if !c.NoControl {
 			s.Server = spec.ServerNetserver
+			s.ConnectTimeout = netserverWait
 		}
 	}
 	c.specLength(&s)

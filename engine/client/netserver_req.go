@@ -123,7 +123,8 @@ func tccRequest(s *spec.Spec, i int, nf uint32) *npwire.Message {
 // transaction) runs until netserver's own timer, its length plus PadTime
 // after the response.
 func npResultsWait(s *spec.Spec) time.Duration {
-	wait := ControlTimeout
+	wait := max(ControlTimeout, s.ConnectTimeout) // a far end slow to set up is slow to answer
+
 	if s.Transactions == 0 && s.Bytes == 0 && (s.Workload.PerTransaction || s.Workload.Datagram) {
 		wait += time.Duration(npTestLength(s))*time.Second + npwire.PadTime*time.Second
 	}
