@@ -262,6 +262,16 @@ func (c *Command) remoteIntervalBurst(*Figures) int { return c.RemoteIntervalBur
 
 func (c *Command) remoteCPUFrequency(*Figures) int { return 0 }
 
+// localPrio is netperf's LOCAL_SOCKET_PRIO: -1 unless -y asked for one,
+// then the SO_PRIORITY this end's data socket had (netscript sets it on
+// the far end only, through netserver's request).
+func (c *Command) localPrio(f *Figures) int {
+	if c.LocalPrio < 0 || f.it.d.Priority < 0 {
+		return c.LocalPrio
+	}
+	return f.it.d.Priority
+}
+
 func (c *Command) remotePrio(f *Figures) int {
 	if r := f.it.d.NetserverResponse; r != nil {
 		return int(r.SocketPrio)

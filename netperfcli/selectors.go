@@ -220,7 +220,7 @@ var selectors = []selector{
 	{"P99_LATENCY", h("99th", "Percentile", "Latency", "Microseconds"), func(_ *Command, f *Figures) (string, bool) { return d(f.Latency.P99) }},
 	{"MEAN_LATENCY", h("Mean", "Latency", "Microseconds", ""), func(_ *Command, f *Figures) (string, bool) { return f2(f.Latency.Mean) }},
 	{"STDDEV_LATENCY", h("Stddev", "Latency", "Microseconds", ""), func(_ *Command, f *Figures) (string, bool) { return f2(f.Latency.Stddev) }},
-	{"LOCAL_SOCKET_PRIO", h("Local", "Socket", "Priority", ""), func(c *Command, _ *Figures) (string, bool) { return d(c.LocalPrio) }},
+	{"LOCAL_SOCKET_PRIO", h("Local", "Socket", "Priority", ""), func(c *Command, f *Figures) (string, bool) { return d(c.localPrio(f)) }},
 	{"REMOTE_SOCKET_PRIO", h("Remote", "Socket", "Priority", ""), func(c *Command, f *Figures) (string, bool) { return d(c.remotePrio(f)) }},
 	{"LOCAL_SOCKET_TOS", h("Local", "Socket", "TOS", ""), func(c *Command, f *Figures) (string, bool) { return tos(c.localTOS(f)) }},
 	{"REMOTE_SOCKET_TOS", h("Remote", "Socket", "TOS", ""), func(c *Command, f *Figures) (string, bool) { return tos(c.remoteTOS(f)) }},

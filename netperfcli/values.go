@@ -157,3 +157,87 @@ func parseIPQoS(v string) int {
 	}
 	return int(n)
 }
+
+// parseDirection is netperf's parse_direction: words joined by '|'
+// (send, xmit, stream, transmit; recv, receive, maerts; rr) or numbers
+// in C's notation (2 transmit, 4 receive), or'ed.
+func parseDirection(v string) int {
+	if v == "" {
+		return 0
+	}
+	a, rest := breakArgsSep(v, '|')
+	d := parseDirection(rest)
+	switch strings.ToLower(a) {
+	case "":
+	case "xmit", "send", "stream", "transmit":
+		d |= dirXmit
+	case "recv", "receive", "maerts":
+		d |= dirRecv
+	case "rr":
+		d |= dirXmit | dirRecv
+	default:
+		d |= strtol0(a)
+	}
+	return d
+}
+
+// strtol0 is strtol(s, NULL, 0): a number in C's notation, its longest
+// valid prefix; 0 if none.
+func strtol0(s string) int {
+	s = strings.TrimSpace(s)
+	base, digits := 10, "0123456789"
+	switch {
+	case strings.HasPrefix(strings.ToLower(s), "0x"):
+		base, digits, s = 16, "0123456789abcdef", s[2:]
+	case strings.HasPrefix(s, "0"):
+		base, digits = 8, "01234567"
+	}
+	n := 0
+	for _, r := range strings.ToLower(s) {
+		i := strings.IndexRune(digits, r)
+		if i < 0 {
+			break
+		}
+		n = n*base + i
+	}
+	return int(int32(n))
+}
+
+// parseSocketType is netperf's parse_socket_type.
+func parseSocketType(v string) string {
+	t := trunc(v, 10)
+	switch {
+	case strings.Contains(t, "stream"):
+		return "Stream"
+	case strings.Contains(t, "dgram"):
+		return "Datagram"
+	}
+	return "Unknown"
+}
+
+// parseProtocol is netperf's parse_protocol: tcp, udp, and the others
+// Linux knows (which netscript does not run).
+func parseProtocol(v string) (int, string) {
+	switch strings.ToLower(trunc(v, 9)) {
+	case "tcp":
+		return protoTCP, ""
+	case "udp":
+		return protoUDP, ""
+	case "sctp":
+		return 132, "SCTP"
+	case "sdp":
+		return 257, "SDP"
+	case "dccp":
+		return 33, "DCCP"
+	case "udplite":
+		return 136, "UDPLite"
+	}
+	return 0, "IP Default"
+}
+
+func trunc(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}

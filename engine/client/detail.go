@@ -22,6 +22,8 @@ type Detail struct {
 	MSS        int
 	Congestion string
 	TOS        int
+	// Priority is the socket's SO_PRIORITY, -1 if unread.
+	Priority int
 
 	// LocalCPU is this end's system-wide CPU over the measured interval,
 	// with cpu_util; nil without.
@@ -40,7 +42,7 @@ func (r *run) captureDetail(w *worker) {
 	if d == nil {
 		return
 	}
-	d.TCPInfo, d.MSS, d.Congestion, d.TOS = nil, -1, "", -1
+	d.TCPInfo, d.MSS, d.Congestion, d.TOS, d.Priority = nil, -1, "", -1, -1
 	if r.cpu.on && r.cpu.err == nil && r.cpu.util.NumCPU > 0 {
 		u := r.cpu.util
 		d.LocalCPU = &u
@@ -49,6 +51,9 @@ func (r *run) captureDetail(w *worker) {
 		return
 	}
 	fd := w.flows[0].fd
+	if v, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_PRIORITY); err == nil {
+		d.Priority = v
+	}
 	if sa, err := unix.Getsockname(fd); err == nil {
 		if _, v6 := sa.(*unix.SockaddrInet6); v6 {
 			if v, err := unix.GetsockoptInt(fd, unix.IPPROTO_IPV6, unix.IPV6_TCLASS); err == nil {
