@@ -152,6 +152,7 @@ func TestUnknownTests(t *testing.T) {
 		{"-t TCP_SENDFILE", "netperf: -t TCP_SENDFILE is not run by netscript: it sends with send()"},
 		{"-t omni -- -T sctp", "netperf: -t OMNI with protocol SCTP, direction Send is not run by netscript: it runs TCP and UDP tests"},
 		{"-t omni -- -T udp -d recv", "netperf: -t OMNI with protocol UDP, direction Receive is not run by netscript: it runs no UDP test where netserver sends"},
+		{"-t TCP_RR -- -r 0,1", "netperf: -- -r with an empty request or response is not run by netscript: netperf then sends nothing"},
 	} {
 		c, _, _ := parse(t, tc.line)
 		_, err := c.Spec()

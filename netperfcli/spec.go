@@ -119,6 +119,10 @@ func (c *Command) Spec() (spec.Spec, error) {
 	}
 	c.specLength(&s)
 	if w.Messages {
+		if t.ReqSize == 0 || t.RspSize == 0 {
+			return s, &Refusal{"-- -r with an empty request or response", "netperf then sends nothing and completes no transaction; " +
+				"netscript's request/response tests carry at least a byte each way"}
+		}
 		if t.ReqSize > 0 {
 			s.Request = t.ReqSize
 		}
