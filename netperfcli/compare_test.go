@@ -343,3 +343,18 @@ func words(l string) []word {
 	}
 	return out
 }
+
+// TestAgainstNetperfIPv6 compares a few lines over IPv6, whose banner,
+// wildcard source and families netperf words its own way.
+func TestAgainstNetperfIPv6(t *testing.T) {
+	port := strconv.Itoa(netservertest.Start(t, "::1"))
+	for _, line := range []string{"-t TCP_RR -l 1", "-t omni -l 1 -- -d rr -o all", "-6 -t UDP_RR -l 1 -- -k all"} {
+		args := append([]string{"-H", "::1", "-p", port}, shellWords(line)...)
+		t.Run(line, func(t *testing.T) {
+			ref := make(chan runs, 1)
+			go func() { ref <- reference(t, args) }()
+			got := ours(t, args)
+			compareRuns(t, <-ref, got)
+		})
+	}
+}

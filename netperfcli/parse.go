@@ -404,7 +404,13 @@ func (c *Command) defaultHosts() {
 		}
 	}
 	if c.LocalHost == "" {
-		if c.LocalFamily == afInet6 || c.LocalFamily == afUnspec && c.Family == afInet6 {
+		// netperf resolves -H first: an IPv6 far end makes the wildcard
+		// IPv6's.
+		fam := c.Family
+		if fam == afUnspec && strings.Contains(c.Host, ":") {
+			fam = afInet6
+		}
+		if c.LocalFamily == afInet6 || c.LocalFamily == afUnspec && fam == afInet6 {
 			c.LocalHost = "::0"
 		} else {
 			c.LocalHost = "0.0.0.0"
