@@ -25,6 +25,13 @@ type RunOptions struct {
 	// and returns the error to hand on and to return. embedded says the
 	// test ran against the embedded server.
 	Words func(res *result.Result, err error, embedded bool) error
+	// Netperf, if set, is what netperf's command line asks of a netserver
+	// beyond the spec (client.Options.Netperf).
+	Netperf *client.NetperfRequest
+	// Detail, if set, is filled with what netperf's output shows beyond
+	// the result: the data socket at the end, CPU by state, the far end's
+	// raw answers (client.Options.Detail).
+	Detail *client.Detail
 }
 
 // Run runs one test: against the embedded server when it names no host
@@ -38,7 +45,8 @@ type RunOptions struct {
 // Every test of every front end passes here: a policy of what a run may
 // reach belongs before the test starts.
 func (s *Session) Run(ctx context.Context, sp spec.Spec, o RunOptions) (*result.Result, error) {
-	opt := client.Options{Threads: &s.Threads, Progress: s.progress(), Interim: s.interim(o.Interim), Gate: o.Gate, Token: s.Token}
+	opt := client.Options{Threads: &s.Threads, Progress: s.progress(), Interim: s.interim(o.Interim), Gate: o.Gate, Token: s.Token,
+		Netperf: o.Netperf, Detail: o.Detail}
 	if sp.Client != "" {
 		// A daemon runs the client side: nothing runs here but the
 		// conversation with it.

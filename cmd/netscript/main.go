@@ -42,7 +42,7 @@ func main() {
 	// Invoked as netperf, it is netperf; its embedded server is this
 	// binary again, run as `serve` (no netperf line starts so).
 	if filepath.Base(os.Args[0]) == "netperf" && (len(os.Args) < 2 || os.Args[1] != "serve") {
-		os.Exit(netperfCommand(os.Args[1:]))
+		os.Exit(netperfCommand(os.Args[0], os.Args[1:]))
 	}
 	os.Exit(run(os.Args[1:]))
 }
@@ -55,7 +55,7 @@ func run(args []string) int {
 		case "serve":
 			return serve(args[1:])
 		case "netperf":
-			return netperfCommand(args[1:])
+			return netperfCommand("netscript netperf", args[1:])
 		case "help", "-h", "--help":
 			usage(os.Stdout)
 			return exitOK

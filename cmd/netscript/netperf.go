@@ -13,9 +13,10 @@ import (
 
 // netperfCommand is `netscript netperf ARGS...` and this binary run under
 // the name netperf: netperf 2.7.1's command line on netscript's engine
-// (package netperfcli). Ctrl-C ends the test, which still reports what it
+// (package netperfcli); prog is the name getopt's messages and
+// COMMAND_LINE give it. Ctrl-C ends the test, which still reports what it
 // measured, as netperf's does.
-func netperfCommand(args []string) int {
+func netperfCommand(prog string, args []string) int {
 	tok, err := auth.LoadToken("")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netperf: %v\n", err)
@@ -25,5 +26,5 @@ func netperfCommand(args []string) int {
 	defer sess.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return netperfcli.Main(ctx, args, sess, version, os.Stdout, os.Stderr)
+	return netperfcli.MainProgram(ctx, prog, args, sess, version, os.Stdout, os.Stderr)
 }
