@@ -152,13 +152,16 @@ func TestInterrupted(t *testing.T) {
 // TestMaertsAgainstNetserver: a timed TCP_MAERTS against a netserver pairs
 // what both ends counted over the same interval; netserver was asked for
 // a second more and its extra second's bytes were REMOTE_BYTES_SENT's.
+// netserver counts a send when it returns, so a send cut short by its
+// alarm may leave REMOTE_BYTES_SENT up to one send below what arrived.
 func TestMaertsAgainstNetserver(t *testing.T) {
+	const maxSend = 4 << 20 // netserver's send size for MAERTS is at most its socket buffer
 	port := netservertest.Start(t, "127.0.0.1")
 	r := ours(t, []string{"-H", "127.0.0.1", "-p", strconv.Itoa(port), "-t", "TCP_MAERTS", "-l", "2", "-P", "0",
 		"--", "-k", "LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,ELAPSED_TIME"})
 	kv := keyvals(r.out)
 	local, remote, el := numOf(kv["LOCAL_BYTES_RECVD"]), numOf(kv["REMOTE_BYTES_SENT"]), numOf(kv["ELAPSED_TIME"])
-	if r.status != 0 || !(local > 0) || remote > local*1.1+8<<20 || remote < local || el > 2.005 || el < 1.8 {
+	if r.status != 0 || !(local > 0) || remote > local*1.1+8<<20 || remote < local-maxSend || el > 2.005 || el < 1.8 {
 		t.Errorf("status %d: local %v bytes, remote %v, in %v s\n%s", r.status, local, remote, el, r.err)
 	}
 }

@@ -74,7 +74,7 @@ func run(args []string) int {
 	// anything runs and handed to the script's environment, which passes it
 	// to every test it runs and to its embedded server; this process's own
 	// environment stays as it was.
-	tok, err := auth.LoadToken(o.tokenFile)
+	tok, err := auth.LoadToken(o.tokenFile, os.Getenv(auth.EnvToken))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage

@@ -17,7 +17,7 @@ import (
 // COMMAND_LINE give it. Ctrl-C ends the test, which still reports what it
 // measured, as netperf's does.
 func netperfCommand(prog string, args []string) int {
-	tok, err := auth.LoadToken("")
+	tok, err := auth.LoadToken("", os.Getenv(auth.EnvToken))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netperf: %v\n", err)
 		return 1
