@@ -263,3 +263,50 @@ func TestNoStandingReflection(t *testing.T) {
 		t.Errorf("100-byte datagrams: the victim received %d bytes for the %d spoofed", got, sent)
 	}
 }
+
+// TestStandingFromNetworks: an operator who names the networks a standing
+// UDP_RR endpoint serves (from=, for netperf -N clients that ask for a
+// response larger than their request) gets that response on those
+// networks, and nothing leaves for an address outside them: 1,000 one-byte
+// datagrams spoofed as the victim (outside 198.18.30.0/24) bring the
+// victim nothing, while the attacker's own address, inside it, is
+// answered with the 1,000 bytes asked for.
+func TestStandingFromNetworks(t *testing.T) {
+	r := newReflection(t, "stfrom")
+	var port int
+	if err := r.d.Do(func() error {
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(reflectDaemon)})
+		if err != nil {
+			return err
+		}
+		port = c.LocalAddr().(*net.UDPAddr).Port
+		return c.Close()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	serveIn(t, r.d, reflectDaemon+":12866", "--data", fmt.Sprintf("udp_rr:%s:%d,request=1,response=1000,from=198.18.30.0/24", reflectDaemon, port))
+	sent := r.spoof(t, port, ones(1000)...)
+	if got := r.settled(); got != 0 {
+		t.Errorf("spoofed from outside from=: the victim received %d bytes for the %d spoofed", got, sent)
+	}
+	var answer int
+	err := r.a.Do(func() error {
+		c, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(netip.AddrPortFrom(netip.MustParseAddr(reflectDaemon), uint16(port))))
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		buf := make([]byte, 2000)
+		for try := 0; try < 20 && answer == 0; try++ { // the endpoint may still be starting
+			if _, err := c.Write([]byte{1}); err != nil {
+				return err
+			}
+			c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+			answer, _ = c.Read(buf)
+		}
+		return nil
+	})
+	if err != nil || answer != 1000 {
+		t.Errorf("a client inside from=: answered with %d bytes (%v), want 1000", answer, err)
+	}
+}

@@ -41,7 +41,7 @@ func serve(args []string) int {
 	fs.Var(&listen, "listen", fmt.Sprintf("control address to listen on, ADDR:PORT (repeatable; default :%d)", spec.DefaultControlPort))
 	var data listFlag
 	fs.Var(&data, "data", "a standing data endpoint for tests run with control=False (netperf -N): "+
-		"WORKLOAD:[ADDR:]PORT[,request=N,response=N,send_size=N], e.g. tcp_crr:12345 (repeatable)")
+		"WORKLOAD:[ADDR:]PORT[,request=N,response=N,send_size=N,from=PREFIX], e.g. tcp_crr:12345 (repeatable)")
 	var npListen listFlag
 	fs.Var(&npListen, "netperf-listen", fmt.Sprintf("also answer unmodified netperf 2.7 clients on ADDR:PORT (repeatable; netperf's port is %d); netperf has no authentication", npwire.DefaultPort))
 	npInsecure := fs.Bool("netperf-insecure", false, "allow --netperf-listen on a daemon that has a token: netperf clients are not asked for it")
@@ -217,6 +217,14 @@ func parseData(v string) (server.DataConfig, error) {
 	}
 	for _, kv := range strings.Split(opts, ",") {
 		k, val, _ := strings.Cut(kv, "=")
+		if k == "from" {
+			n, err := parseFrom(val)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.From = append(cfg.From, n)
+			continue
+		}
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 {
 			return cfg, fmt.Errorf("%s: want a size in bytes, got %q", k, val)
@@ -229,8 +237,21 @@ func parseData(v string) (server.DataConfig, error) {
 		case "send_size":
 			cfg.SendSize = n
 		default:
-			return cfg, fmt.Errorf("unknown setting %q (request, response, send_size)", k)
+			return cfg, fmt.Errorf("unknown setting %q (request, response, send_size, from)", k)
 		}
 	}
 	return cfg, nil
+}
+
+// parseFrom reads a --data endpoint's from=: a network (198.18.0.0/24) or
+// one address, which is its own network of one.
+func parseFrom(val string) (netip.Prefix, error) {
+	if p, err := netip.ParsePrefix(val); err == nil {
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(val)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("from: want a network (198.18.0.0/24) or an address, got %q", val)
+	}
+	return netip.PrefixFrom(a, a.BitLen()), nil
 }

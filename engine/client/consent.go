@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"time"
@@ -139,10 +140,36 @@ func greetStep(fd int, key, msg []byte, want byte, flow uint32, remote *sock.Add
 	return auth.Cookie{}, try, &ConsentError{Endpoint: remote.String(), Why: fmt.Sprintf("no answer to %d datagrams", helloTries)}
 }
 
+// greetTries bounds the consent connections a TCP_CRR flow makes when
+// each connect times out: on a path that drops SYNs (the very paths
+// TCP_CRR is run to study) one connect of ConnectTimeout fails often
+// enough to end a test that would have measured well, so a timed-out
+// connect is tried again, each from a new port, before the flow gives up.
+const greetTries = 4
+
 // greetEndpoint makes a TCP_CRR flow's one consent connection to remote
 // (from the flow's source address, if it has one), and closes it once the
-// endpoint has.
+// endpoint has. A connect that times out is made again, greetTries times
+// in all; any other failure ends it at once.
 func greetEndpoint(family int, local netip.AddrPort, remote *sock.Addr, key []byte, timeout time.Duration) error {
+	var err error
+	for try := 1; try <= greetTries; try++ {
+		err = greetOnce(family, local, remote, key, timeout)
+		if !timedOut(err) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w (%d connects of %v each)", err, greetTries, timeout)
+}
+
+// timedOut tells a connect that timed out from every other failure.
+func timedOut(err error) bool {
+	var oe *sock.OpError
+	return errors.As(err, &oe) && oe.Op == "connect" && errors.Is(oe.Err, unix.ETIMEDOUT)
+}
+
+// greetOnce is one consent connection of greetEndpoint.
+func greetOnce(family int, local netip.AddrPort, remote *sock.Addr, key []byte, timeout time.Duration) error {
 	if local.IsValid() {
 		local = netip.AddrPortFrom(local.Addr(), 0)
 	}

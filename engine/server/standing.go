@@ -32,6 +32,12 @@ type DataConfig struct {
 	Request, Response int
 	// SendSize is TCP_MAERTS's send size; 0 gives the default.
 	SendSize int
+	// From, if set, are the only networks the endpoint takes data from
+	// and answers (netperf -N clients the operator names). A UDP_RR
+	// endpoint may answer with more than a request carried only with it:
+	// a spoofed request can then reflect only onto the operator's own
+	// networks.
+	From []netip.Prefix
 }
 
 // standing is one running standing endpoint.
@@ -96,10 +102,11 @@ func CheckData(cfg *DataConfig) error {
 		return fmt.Errorf("data endpoint %s: its transactions carry no request or response", w.Name)
 	case w.Messages && (cfg.Request < 1 || cfg.Request > biggest || cfg.Response < 1 || cfg.Response > biggest), cfg.SendSize < 0 || cfg.SendSize > biggest:
 		return fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", w.Name, biggest)
-	case w.Datagram && w.Messages && cfg.Response > cfg.Request:
+	case w.Datagram && w.Messages && cfg.Response > cfg.Request && len(cfg.From) == 0:
 		// It answers whoever a datagram says it comes from, and cannot tell.
 		return fmt.Errorf("data endpoint %s: a response of %d bytes to a request of %d would answer a spoofed datagram with more than it carried "+
-			"(a standing UDP endpoint has no handshake to tell its client from anyone else): make response at most request", w.Name, cfg.Response, cfg.Request)
+			"(a standing UDP endpoint has no handshake to tell its client from anyone else): make response at most request, "+
+			"or name the networks it answers with from=PREFIX", w.Name, cfg.Response, cfg.Request)
 	}
 	return nil
 }
@@ -208,7 +215,16 @@ func (st *standing) run(th *workload.Threads) {
 func (st *standing) params(fd int) *datapath.ServerParams {
 	c := &st.cfg
 	return &datapath.ServerParams{FD: fd, Request: c.Request, Response: c.Response, SendSize: c.SendSize,
-		RecvSize: spec.DefaultRecvSize(c.Workload, 0), Standing: true, Stop: &st.stop}
+		RecvSize: spec.DefaultRecvSize(c.Workload, 0), Standing: true, Stop: &st.stop, Allowed: st.allowed()}
+}
+
+// allowed is the set of sources the endpoint serves: nil (everyone)
+// unless the operator named networks with from=.
+func (st *standing) allowed() *workload.Allow {
+	if len(st.cfg.From) == 0 {
+		return nil
+	}
+	return workload.NewAllowNets(st.cfg.From)
 }
 
 // acceptLoop serves each TCP connection on a thread of its own, charged to
@@ -228,6 +244,11 @@ func (st *standing) acceptLoop(th *workload.Threads) {
 			continue // EAGAIN each tick; EMFILE and the like pass
 		}
 		peer.Received()
+		if !st.allowed().Has(peer.AddrPort().Addr()) {
+			st.refused.Add(1) // not a network the operator named with from=
+			sock.Close(fd)
+			continue
+		}
 		release, ok := st.admit(fd, limits.ClientNet(peer.AddrPort().Addr()), th)
 		if !ok {
 			st.refused.Add(1)

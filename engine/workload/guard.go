@@ -13,6 +13,17 @@ import "net/netip"
 type Allow struct {
 	addrs []netip.Addr
 	ports []netip.AddrPort // if set, only these exact sources
+	nets  []netip.Prefix   // if set, any address in these networks
+}
+
+// NewAllowNets returns the set of every address in nets (an operator's
+// --data ...,from=PREFIX).
+func NewAllowNets(nets []netip.Prefix) *Allow {
+	a := &Allow{}
+	for _, n := range nets {
+		a.nets = append(a.nets, netip.PrefixFrom(n.Addr().Unmap(), n.Bits()).Masked())
+	}
+	return a
 }
 
 // NewAllow returns the set of addrs (IPv4-mapped ones as IPv4).
@@ -62,6 +73,11 @@ func (a *Allow) Has(addr netip.Addr) bool {
 	addr = addr.Unmap()
 	for _, x := range a.addrs {
 		if x == addr {
+			return true
+		}
+	}
+	for _, n := range a.nets {
+		if n.Contains(addr) {
 			return true
 		}
 	}

@@ -167,7 +167,7 @@ func (t *Threads) reap() {
 		t.reaping = false
 		t.mu.Unlock()
 	}()
-	defer freeStacks()
+	defer t.settle()
 	for {
 		t.mu.Lock()
 		idle, base := t.active <= t.resident, t.base+t.resident
@@ -188,6 +188,35 @@ func (t *Threads) reap() {
 		if osThreads() >= n {
 			return
 		}
+	}
+}
+
+// settleRounds and settleWait pace the memory given back after reap: a
+// test's buffers are still held for a while after its threads are
+// returned (its session is closed, and its control connection's goroutines
+// end, after its loops do), and an idle daemon allocates nothing, so no
+// garbage collection would otherwise run for up to two minutes. The waits
+// double from settleWait: 1, 2, 4, 8 and 16 s.
+const (
+	settleRounds = 5
+	settleWait   = time.Second
+)
+
+// settle gives back the ended threads' stacks, then, while the daemon
+// stays idle, the heap freed since, settleRounds times.
+func (t *Threads) settle() {
+	freeStacks()
+	wait := settleWait
+	for range settleRounds {
+		time.Sleep(wait)
+		wait *= 2
+		t.mu.Lock()
+		idle := t.active <= t.resident
+		t.mu.Unlock()
+		if !idle {
+			return
+		}
+		debug.FreeOSMemory()
 	}
 }
 

@@ -174,7 +174,8 @@ type UDPRRServer struct {
 	// Standing: no handshake tells the client from anyone who spoofs its
 	// address, so a datagram shorter than the response is not answered
 	// (counted with Strangers): nothing is answered with more bytes than
-	// it carried.
+	// it carried, unless the operator named the networks it answers
+	// (Allowed), where a reflection can land only on their own.
 	Standing bool
 	ServerOutcome
 
@@ -230,7 +231,7 @@ func (s *UDPRRServer) Run() {
 			s.Counts.Markers++
 			return
 		}
-		if s.Standing && n < len(s.resp) {
+		if s.Standing && s.Allowed == nil && n < len(s.resp) {
 			s.Counts.Strangers++
 			continue
 		}
