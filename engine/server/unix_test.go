@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"netscript/engine/auth"
 	"netscript/engine/client"
 	"netscript/engine/proto"
+	"netscript/engine/proto/manual"
 	"netscript/engine/result"
 	"netscript/engine/server"
 	"netscript/engine/spec"
@@ -162,7 +162,9 @@ func TestUnixStrangers(t *testing.T) {
 		bad.Write(make([]byte, 32))
 		dialUnix(t, ready.DataPath) // one that sends nothing
 		good := dialUnix(t, ready.DataPath)
-		good.Write(auth.DataTag(key, 0))
+		if err := manual.GreetConn(good, key, 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
 		res := finish(t, pc, func() {
 			rr(t, good, 100)
 			good.(*net.UnixConn).CloseWrite()
@@ -175,8 +177,13 @@ func TestUnixStrangers(t *testing.T) {
 	})
 
 	t.Run("UNIX_CRR", func(t *testing.T) {
-		pc, _, ready := session(t, ap, proto.Setup{Test: "UNIX_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second),
+		pc, key, ready := session(t, ap, proto.Setup{Test: "UNIX_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second),
 			UnixSources: []string{fmt.Sprintf("pid:%d", os.Getpid())}})
+		greet := dialUnix(t, ready.DataPath) // the flow's consent connection, before Start
+		if err := manual.GreetConn(greet, key, 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		greet.Close()
 		res := finish(t, pc, func() {
 			// Another process, which the session did not declare.
 			cmd := exec.Command(os.Args[0], "-test.run=^TestUnixStrangerChild$")
