@@ -152,7 +152,10 @@ var testOptions = []option{
 	{"bytes", "none", "a count of bytes sent to end after instead of a duration (netperf -l -N): an int or a string such as \"1G\"",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Bytes, err = toByteCount(v); return }},
 	{"connections", "1", "tcp_bidir: 1, one connection per flow that both ends send and receive on at once; 2, a connection each way per flow (a flow is then a tcp_stream and a tcp_maerts side by side)",
-		func(s *spec.Spec, v starlark.Value) (err error) { s.Connections, err = toInt(v, -anyInt, anyInt); return }},
+		func(s *spec.Spec, v starlark.Value) (err error) {
+			s.Connections, err = toInt(v, -anyInt, anyInt)
+			return
+		}},
 	{"file", "a temporary file the client writes and removes", "tcp_sendfile: the regular file sent with sendfile(2), from its page cache, over and over (netperf -F)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.File, err = toString(v); return }},
 	{"protocol", "\"tcp\"", "\"mptcp\": the data sockets are IPPROTO_MPTCP on both ends (Multipath TCP: the kernel adds subflows over the paths its path manager knows); result.mptcp counts the subflows, each flow's mptcp its own; the kernel's net.mptcp.enabled must be 1 on both ends",
