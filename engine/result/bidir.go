@@ -101,8 +101,9 @@ func earlier(a, b *float64) *float64 {
 	return a
 }
 
-// sumSamples adds two lists of interim samples taken at the same
-// instants (the two directions of one test) sample by sample; where one
+// sumSamples adds two lists of interim samples taken at about the same
+// instants (the two directions of one test) sample by sample, at a's
+// times, each sum carrying the work of both; where one
 // list is longer its samples are kept as they are.
 func sumSamples(a, b []Sample) []Sample {
 	out := make([]Sample, 0, max(len(a), len(b)))
@@ -113,8 +114,15 @@ func sumSamples(a, b []Sample) []Sample {
 		case i >= len(b):
 			out = append(out, a[i])
 		default:
+			// The two directions' readings are a little apart: b's work
+			// is put over a's interval, so the sum's throughput × interval
+			// is the work both did.
 			s := a[i]
-			s.Throughput += b[i].Throughput
+			if s.Interval > 0 {
+				s.Throughput += b[i].Throughput * b[i].Interval / s.Interval
+			} else {
+				s.Throughput += b[i].Throughput
+			}
 			s.Retransmits = addOpt(s.Retransmits, b[i].Retransmits)
 			s.Cwnd = addOpt(s.Cwnd, b[i].Cwnd)
 			out = append(out, s)
