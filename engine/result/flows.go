@@ -44,8 +44,6 @@ type Flow struct {
 	Censored *Censored `json:"censored"` // RR tests: this flow's transactions discarded at the end; nil for streams
 	// TCP is the client's TCP_INFO figures of this flow's connection(s).
 	TCP *TCP `json:"tcp"`
-	// MPTCP is this flow's connection's subflows, with protocol="mptcp".
-	MPTCP *MPTCP `json:"mptcp"`
 	// Interim is this flow's own interim samples, with interval: what the
 	// test's Interim holds, from this flow's counts alone and at the
 	// instants it took them (one flow's are the test's). Over sample k the
@@ -53,6 +51,10 @@ type Flow struct {
 	// the test's sample k; a flow that ran on past the others has samples
 	// beyond the test's. Empty without interval.
 	Interim []Sample `json:"interim"`
+	// MPTCP is this flow's connection's subflows, with protocol="mptcp"
+	// (after the fields of the release before; left out when nil, so a
+	// TCP flow's record is as before).
+	MPTCP *MPTCP `json:"mptcp,omitempty"`
 }
 
 // FlowRemote is the server's count of one flow's connection.
