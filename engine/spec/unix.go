@@ -26,7 +26,7 @@ var (
 	UnixCRR = &Workload{
 		Name: "unix_crr", Netperf: "UNIX_CRR", Code: 11,
 		Unit:           "connect, request, response, close over a UNIX domain stream socket, a new connection per transaction",
-		Short:          "connect, request, response, close per transaction over UNIX",
+		Short:          "connect, request, response, close, UNIX",
 		Unix:           true,
 		PerTransaction: true,
 		Messages:       true,
@@ -64,7 +64,7 @@ var (
 	UnixgramStream = &Workload{
 		Name: "unixgram_stream", Netperf: "UNIXGRAM_STREAM", NetperfAs: "DG_STREAM", Code: 14,
 		Unit:     "datagrams client to server over UNIX domain sockets, counted at both ends",
-		Short:    "datagrams client to server over UNIX, counted",
+		Short:    "datagrams client to server, UNIX",
 		Unix:     true,
 		Datagram: true,
 		Bulk:     true,

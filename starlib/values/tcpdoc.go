@@ -64,7 +64,7 @@ without it:
 func perTransactionTCP() []string {
 	var names []string
 	for _, w := range spec.Workloads() {
-		if w.PerTransaction && !w.Datagram {
+		if w.PerTransaction && !w.Datagram && !w.Unix {
 			names = append(names, w.Name)
 		}
 	}

@@ -15,13 +15,13 @@ import (
 // refusal, the end and the errno), before the measured interval.
 func TestBadKnobs(t *testing.T) {
 	cases := []struct{ code, want string }{
-		{`tcp_rr(zerocopy=True)`, "tcp_rr: zerocopy: does not apply to tcp_rr: it applies only to stream tests (MSG_ZEROCOPY on the sending end)"},
+		{`tcp_rr(zerocopy=True)`, "tcp_rr: zerocopy: does not apply to tcp_rr: it applies only to tcp_stream, tcp_maerts and udp_stream (MSG_ZEROCOPY on the sending end)"},
 		{`tcp_crr(quickack=True)`, "tcp_crr: quickack: does not apply to tcp_crr: it applies only to tcp_rr (TCP_QUICKACK, re-armed after each receive): a connection per transaction starts in quick-ack mode"},
 		{`tcp_cc(quickack=True)`, "tcp_cc: quickack: does not apply to tcp_cc"},
 		{`tcp_maerts(zerocopy=True, flows=5)`, "tcp_maerts: zerocopy: not with 5 flows: the sender of more than 4 flows runs them multiplexed, without MSG_ZEROCOPY"},
 		{`udp_stream(congestion="cubic")`, "udp_stream: congestion: does not apply to udp_stream: it applies only to TCP tests: UDP has no congestion control"},
 		{`udp_rr(mss=1000)`, "udp_rr: mss: does not apply to udp_rr"},
-		{`tcp_rr(cork=True)`, "tcp_rr: cork: does not apply to tcp_rr: it applies only to tcp_stream and tcp_maerts"},
+		{`tcp_rr(cork=True)`, "tcp_rr: cork: does not apply to tcp_rr: it applies only to tcp_stream, tcp_maerts, tcp_bidir and tcp_sendfile (TCP_CORK)"},
 		{`tcp_stream(quickack=True)`, "tcp_stream: quickack: does not apply to tcp_stream"},
 		{`tcp_rr(tcp_info=True)`, "tcp_rr: tcp_info: does not apply to tcp_rr: it applies only to tcp_crr and tcp_cc"},
 		{`tcp_rr(tos=256)`, "tcp_rr: tos: want a byte 0-255"},
