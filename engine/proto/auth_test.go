@@ -36,7 +36,7 @@ var (
 // exchange runs the preamble and the handshake between a server holding
 // st and a client holding ct; it returns both ends (after the handshake),
 // both keys, every byte either side wrote, and both errors.
-func exchange(t *testing.T, st, ct auth.Token) (s, c *Conn, sk, ck, wire []byte, serr, cerr error) {
+func exchange(t testing.TB, st, ct auth.Token) (s, c *Conn, sk, ck, wire []byte, serr, cerr error) {
 	t.Helper()
 	a, b := pair(t)
 	ra, rb := &recorder{Conn: a}, &recorder{Conn: b}
