@@ -119,8 +119,11 @@ func TestBidirInterim(t *testing.T) {
 			t.Fatalf("connections=%d: %d samples, tx %d", conns, len(r.Interim), len(r.Tx.Interim))
 		}
 		for i, smp := range r.Interim {
-			if want := r.Tx.Interim[i].Throughput + r.Rx.Interim[i].Throughput; math.Abs(smp.Throughput-want) > 1e-6*want {
-				t.Errorf("connections=%d: sample %d: %v, tx+rx %v", conns, i, smp.Throughput, want)
+			// The sum carries both directions' work over tx's interval.
+			tx, rx := r.Tx.Interim[i], r.Rx.Interim[i]
+			got, want := smp.Throughput*smp.Interval, tx.Throughput*tx.Interval+rx.Throughput*rx.Interval
+			if math.Abs(got-want) > 1e-6*want || smp.T != tx.T {
+				t.Errorf("connections=%d: sample %d: work %v at %v, tx+rx %v at %v", conns, i, got, smp.T, want, tx.T)
 			}
 		}
 		if len(live) == 0 || live[0].Test != "TCP_BIDIR" {
