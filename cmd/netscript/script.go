@@ -214,12 +214,9 @@ func limitHit(err error, l session.Limits, overMemory bool) error {
 	if err == nil {
 		return nil
 	}
-	var le *session.LimitError
 	switch {
 	case overMemory:
 		return l.MemoryError()
-	case errors.As(err, &le):
-		return le
 	case strings.Contains(err.Error(), "too many steps"):
 		return l.StepsError()
 	}
