@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +26,13 @@ type permFlags struct {
 	netHosts  []string
 	yes       bool
 	limits    session.Limits
+
+	// typedArgs are the NAME=VALUE pairs the person typed on this command
+	// line (not a record's): their hosts are allowed.
+	typedArgs map[string]string
+	// replayed says the script came from a record: its name and target
+	// are the record's author's, not the person's.
+	replayed bool
 }
 
 // parsePermFlag reads one permission or limit flag at args[0]; ok is false
@@ -88,7 +98,11 @@ var limitFlags = []struct {
 // and ask on a terminal about any other host.
 func (p permFlags) permissions(sc *session.Script, o flags) *session.Permissions {
 	perms := &session.Permissions{ReadDirs: p.readDirs, WriteDirs: p.writeDirs, AllNet: p.allNet}
-	if !strings.HasPrefix(sc.Name, "<") {
+	// load() reads beneath the started script's directory; stdin's and a
+	// record's script (whose name its author chose) have the working
+	// directory.
+	perms.Root, _ = os.Getwd()
+	if !strings.HasPrefix(sc.Name, "<") && !p.replayed {
 		if abs, err := filepath.Abs(sc.Name); err == nil {
 			perms.Root = filepath.Dir(abs)
 		}
@@ -96,10 +110,10 @@ func (p permFlags) permissions(sc *session.Script, o flags) *session.Permissions
 	for _, h := range p.netHosts {
 		perms.AllowHost(h)
 	}
-	if o.target.Host != "" {
+	if o.target.Host != "" && o.target.From != "record" {
 		perms.AllowHost(o.target.Host)
 	}
-	perms.AllowArgHosts(sc.Args)
+	perms.AllowArgHosts(p.typedArgs)
 	if isTerminal(os.Stdin) && isTerminal(os.Stderr) {
 		perms.Ask = asker(sc.Name, os.Stdin, os.Stderr)
 	}
@@ -144,4 +158,84 @@ func escapeTerm(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// quoted finds the string literals of a script, for the hosts it names.
+var quoted = regexp.MustCompile(`"([^"\\\n]{1,300})"|'([^'\\\n]{1,300})'`)
+
+// namedHosts are the addresses and dotted host names a script's text
+// names in string literals, and its recorded target's and args' hosts:
+// what a replay shows before it asks.
+func namedHosts(src string, args map[string]string, target *session.Target) []string {
+	var out []string
+	add := func(v string) {
+		host, _, err := session.SplitHostPort(v)
+		if err != nil || host == "" {
+			return
+		}
+		if _, err := netip.ParseAddr(host); err != nil && !dottedName(host) {
+			return
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	for _, m := range quoted.FindAllStringSubmatch(src, -1) {
+		add(m[1] + m[2])
+	}
+	for _, v := range args {
+		add(v)
+	}
+	if target != nil && target.Host != "" {
+		add(target.Host)
+	}
+	return out
+}
+
+// dottedName says whether s reads as a DNS name with a dot and a letter in
+// it ("lab1.example.net"), not a file name ("sweep.svg") or a word.
+func dottedName(s string) bool {
+	if !strings.Contains(s, ".") || strings.HasSuffix(s, ".") {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(s)) {
+	case ".svg", ".png", ".pdf", ".star", ".json", ".html", ".csv", ".txt", ".py":
+		return false
+	}
+	letter := false
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+			letter = true
+		case r >= '0' && r <= '9', r == '-', r == '.':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// replayConsent shows the script a record is about to run (its name, its
+// length, the hosts it names) and asks on a terminal; --yes runs it
+// without asking; with neither a terminal nor --yes it refuses.
+func replayConsent(o flags, path string, name, src string, args map[string]string, target *session.Target, in io.Reader, out io.Writer, terminal bool) bool {
+	if o.perm.yes {
+		return true
+	}
+	if !terminal {
+		fmt.Fprintf(out, "netscript: replay runs the script recorded in %s; with no terminal to ask on, run it with --yes (netscript show %s shows it)\n", escapeTerm(path), escapeTerm(path))
+		return false
+	}
+	lines := strings.Count(src, "\n")
+	if src != "" && !strings.HasSuffix(src, "\n") {
+		lines++
+	}
+	fmt.Fprintf(out, "netscript: %s holds the script %q, %d lines (%d bytes)", escapeTerm(path), escapeTerm(name), lines, len(src))
+	if hosts := namedHosts(src, args, target); len(hosts) > 0 {
+		fmt.Fprintf(out, ", naming %s", escapeTerm(strings.Join(hosts, ", ")))
+	}
+	fmt.Fprintf(out, ".\n  It runs with a script file's permissions (docs/security.md); `netscript show %s` prints it.\nRun it? [y/N] ", escapeTerm(path))
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	line = strings.TrimSpace(line)
+	return strings.EqualFold(line, "y") || strings.EqualFold(line, "yes")
 }

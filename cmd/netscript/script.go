@@ -71,6 +71,7 @@ func scriptCommand(o flags, args []string) int {
 		return exitUsage
 	}
 	sc.Args = kv
+	o.perm.typedArgs = kv
 	code, _ := runScript(sc, o)
 	return code
 }
@@ -179,7 +180,7 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		reportInterrupt(os.Stderr, err)
 	case err != nil:
 		code = exitScriptError
-		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, script.Source(sc)))
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(script.FormatError(err, script.Source(sc))))
 	}
 	if jl != nil {
 		if jerr := jl.Close(); jerr != nil {
