@@ -57,8 +57,9 @@ func (a pictureArgs) draw(th *starlark.Thread, b *starlark.Builtin, build func()
 		return nil, fmt.Errorf("%s: width and height are pixels above 0, got %d x %d", b.Name(), a.width, a.height)
 	}
 	var perms *session.Permissions
+	maxPoints := 0
 	if sess, err := thread.Session(th); err == nil {
-		perms = sess.Perms
+		perms, maxPoints = sess.Perms, sess.Limits.PicturePoints
 		if max := sess.Limits.PicturePixels; max > 0 && int64(a.width)*int64(a.height) > max {
 			return nil, fmt.Errorf("%s: %w", b.Name(), &session.LimitError{
 				What: fmt.Sprintf("a picture of %d x %d pixels is larger than %d pixels", a.width, a.height, max), Flag: "--max-picture-pixels N"})
@@ -75,6 +76,9 @@ func (a pictureArgs) draw(th *starlark.Thread, b *starlark.Builtin, build func()
 	g, err := build()
 	if err != nil {
 		return fail(err)
+	}
+	if n := points(g); maxPoints > 0 && n > maxPoints {
+		return fail(&session.LimitError{What: fmt.Sprintf("a picture of %d points is more than %d", n, maxPoints), Flag: "--max-picture-points N"})
 	}
 	// gonum draws PNG at 96 dots per inch.
 	px := func(n int) vg.Length { return vg.Length(n) * vg.Inch / 96 }
@@ -287,4 +291,19 @@ func fieldNames(b *starlark.Builtin, xv, sv starlark.Value) (string, string, err
 		out[i] = s
 	}
 	return out[0], out[1], nil
+}
+
+// points counts what a picture draws: each series' points, each bar.
+func points(g Drawable) int {
+	switch g := g.(type) {
+	case *Figure:
+		n := 0
+		for _, s := range g.Series {
+			n += len(s.Points) + len(s.Marks)
+		}
+		return n
+	case *Bars:
+		return len(g.Bars)
+	}
+	return 0
 }
