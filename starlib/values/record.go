@@ -120,6 +120,11 @@ func (r *Record) Attr(name string) (starlark.Value, error) {
 	}
 	i, ok := fieldIndex(r.v.Type())[name]
 	if !ok {
+		if d, ok := derivedOf(r.v); ok {
+			if x, ok := d.Derived(name); ok {
+				return toStarlark(reflect.ValueOf(x)), nil
+			}
+		}
 		return nil, nil // starlark reports "has no .name field or method"
 	}
 	if !reported(r.v, name) {
@@ -137,9 +142,27 @@ func (r *Record) AttrNames() []string {
 	for n := range fieldIndex(r.v.Type()) {
 		names = append(names, n)
 	}
+	if d, ok := derivedOf(r.v); ok {
+		names = append(names, d.DerivedNames()...)
+	}
 	names = append(names, "to_dict")
 	sort.Strings(names)
 	return names
+}
+
+// derived is a struct with fields computed from its others (result.ok).
+type derived interface {
+	DerivedNames() []string
+	Derived(name string) (any, bool)
+}
+
+// derivedOf returns v's derived fields, if it has any.
+func derivedOf(v reflect.Value) (derived, bool) {
+	if !v.CanInterface() {
+		return nil, false
+	}
+	d, ok := v.Interface().(derived)
+	return d, ok
 }
 
 // partial is a struct some of whose fields its source may not report
@@ -213,6 +236,12 @@ func toPlain(v reflect.Value) starlark.Value {
 					continue
 				}
 				d.SetKey(starlark.String(name), toPlain(v.Field(i)))
+			}
+		}
+		if dv, ok := derivedOf(v); ok {
+			for _, name := range dv.DerivedNames() {
+				x, _ := dv.Derived(name)
+				d.SetKey(starlark.String(name), toPlain(reflect.ValueOf(x)))
 			}
 		}
 		return d
