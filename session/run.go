@@ -32,6 +32,10 @@ type RunOptions struct {
 	// the result: the data socket at the end, CPU by state, the far end's
 	// raw answers (client.Options.Detail).
 	Detail *client.Detail
+	// KeepGoing keeps this test's failure as a failed result instead of
+	// returning it (a script's keep_going=True); the session's KeepGoing
+	// does it for every test.
+	KeepGoing bool
 }
 
 // Run runs one test: against the embedded server when it names no host
@@ -45,7 +49,7 @@ type RunOptions struct {
 // A test that fails as it runs (refused, nothing completed, the peer
 // gone, a bound hit; not a mistaken option nor an interrupt) is counted
 // (Failures) and, when the session keeps going (KeepGoing, --keep-going)
-// or the spec asks it to (spec.KeepGoing, keep_going=True), kept as a
+// or the call asks it to (RunOptions.KeepGoing, keep_going=True), kept as a
 // failed result whose Error says why, returned with a nil error: the
 // script goes on and the front end exits non-zero at the end.
 //
@@ -54,7 +58,7 @@ type RunOptions struct {
 func (s *Session) Run(ctx context.Context, sp spec.Spec, o RunOptions) (*result.Result, error) {
 	res, err := s.run(ctx, &sp, o)
 	if isTestFailure(ctx, err) {
-		kept := s.KeepGoing || sp.KeepGoing
+		kept := s.KeepGoing || o.KeepGoing
 		s.noteFailure(err, kept)
 		if kept {
 			res = failedResult(&sp, res, err)

@@ -26,24 +26,20 @@ const DefaultConnectTimeout = 5 * time.Second
 
 // Spec is everything that defines one test.
 type Spec struct {
-	Workload     *Workload
-	Host         string // the server's control address; "" means the embedded loopback server
-	Port         int    // the server's control port
-	Duration     time.Duration
-	Transactions uint64 // end after this many transactions instead (RR)
-	Request      int    // request size in bytes (RR)
-	Response     int    // response size in bytes (RR)
-	Burst        int    // requests in flight beyond the first (TCP_RR, UDP_RR)
-	NoDelay      bool   // TCP_NODELAY on both ends
-	Local        string // source address to bind; "" lets the kernel choose
-	LocalPort    int    // source port to bind; 0 lets the kernel choose
-	DataPort     int    // the server's data port; 0 lets the server choose
-	Family       sock.Family
-	Brand        string // a tag carried into the result
-	// KeepGoing asks the front end to keep this test's failure as a
-	// failed result instead of ending the run (session.Session.Run); the
-	// engine itself never reads it and the wire never carries it.
-	KeepGoing      bool
+	Workload       *Workload
+	Host           string // the server's control address; "" means the embedded loopback server
+	Port           int    // the server's control port
+	Duration       time.Duration
+	Transactions   uint64 // end after this many transactions instead (RR)
+	Request        int    // request size in bytes (RR)
+	Response       int    // response size in bytes (RR)
+	Burst          int    // requests in flight beyond the first (TCP_RR, UDP_RR)
+	NoDelay        bool   // TCP_NODELAY on both ends
+	Local          string // source address to bind; "" lets the kernel choose
+	LocalPort      int    // source port to bind; 0 lets the kernel choose
+	DataPort       int    // the server's data port; 0 lets the server choose
+	Family         sock.Family
+	Brand          string        // a tag carried into the result
 	Timeout        time.Duration // UDP_RR loss timeout
 	ConnectTimeout time.Duration // bound on connecting at set-up
 

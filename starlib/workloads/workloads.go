@@ -31,7 +31,7 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 		if err != nil {
 			return nil, nameOnce(b.Name(), fmt.Errorf("%s: %w", b.Name(), advise(err, w)))
 		}
-		res, err := runSpec(th, s, b.Name())
+		res, err := runSpec(th, s, b.Name(), keepGoing(kwargs))
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +41,7 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 
 // runSpec runs one test through the session, in a script's terms, and
 // warns of what a user must know before trusting its result.
-func runSpec(th *starlark.Thread, s spec.Spec, name string) (*result.Result, error) {
+func runSpec(th *starlark.Thread, s spec.Spec, name string, keep bool) (*result.Result, error) {
 	env, err := thread.Session(th)
 	if err != nil {
 		return nil, err
@@ -49,9 +49,21 @@ func runSpec(th *starlark.Thread, s spec.Spec, name string) (*result.Result, err
 	words := func(res *result.Result, err error, embedded bool) error {
 		return builtinError(name, s.Workload, scriptWords(res, err, embedded))
 	}
-	res, err := env.Run(thread.Context(th), s, session.RunOptions{Gate: thread.Gate(th), Words: words})
+	res, err := env.Run(thread.Context(th), s, session.RunOptions{Gate: thread.Gate(th), Words: words, KeepGoing: keep})
 	warn(env, s.Workload, res)
 	return res, err
+}
+
+// keepGoing reads the keep_going option of a call (its own or defaults()'s),
+// which parseSpec has checked: it is the session's policy for the test
+// (session.RunOptions.KeepGoing), not part of the test.
+func keepGoing(kwargs []starlark.Tuple) bool {
+	for _, kv := range kwargs {
+		if kv[0] == starlark.String("keep_going") {
+			return kv[1] == starlark.True
+		}
+	}
+	return false
 }
 
 // builtinError is err as the builtin called name returns it: advised, and
