@@ -46,7 +46,9 @@ significant more often (6.2 % at runs=2 with standard deviations 1 and 10,
 
   c = compare(lambda: tcp_rr(duration=5),
               lambda: tcp_rr(duration=5, nodelay=True))
-  print(c.delta_pct, c.low_pct, c.high_pct, c.significant)`
+  print(c)  # both means with their unit, the delta and its interval
+  print("%s %% (%s .. %s %%)" % (format(c.delta_pct, "+.1f"),
+        format(c.low_pct, "+.1f"), format(c.high_pct, "+.1f")), c.significant)`
 
 // compareBuiltin implements compare(); see compareDoc.
 func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

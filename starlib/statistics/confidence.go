@@ -73,7 +73,9 @@ with the achieved widths: the variability must be investigated before the
 figures are trusted.
 
   c = confidence(lambda: tcp_rr(duration=10), level=99, width=1, max=30)
-  print(c.mean, c.width, c.iterations, c.met, c.latency.p99)`
+  print(c)  # the mean with its unit, +/- half the width, met or not
+  print("%s %s, p99 %s us" % (format(c.mean, ",.0f"), c.units,
+                              format(c.latency.p99, ".1f")))`
 
 // confidenceBuiltin implements confidence(); see confidenceDoc.
 func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

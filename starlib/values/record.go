@@ -62,9 +62,29 @@ func (r *Record) String() string {
 // a measurement has, as table() prints them (to_dict() keeps every digit).
 func fieldText(path string, v starlark.Value) string {
 	if f, ok := v.(starlark.Float); ok && !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) {
+		if u := unitOf(path); u != "" {
+			return FloatText(path, float64(f)) + " " + u
+		}
 		return FloatText(path, float64(f))
 	}
 	return v.String()
+}
+
+// unitOf is the unit a record's printed form gives the figure at path
+// (a record's type and field, "latency.p99"), "" for one that has none
+// or whose unit the record itself names (a throughput and its units).
+func unitOf(path string) string {
+	typ, name, _ := strings.Cut(path, ".")
+	switch {
+	case typ == "latency" && name != "count", typ == "censored":
+		return "us"
+	case typ == "config" && (name == "duration" || name == "timeout" || name == "interval"),
+		name == "elapsed", name == "start_skew", name == "first_skew":
+		return "s"
+	case strings.HasSuffix(name, "_cpu") || strings.HasSuffix(name, "_pct"):
+		return "%"
+	}
+	return ""
 }
 
 // Type returns the Starlark type name ("result", "latency", ...).
