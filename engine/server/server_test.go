@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/auth"
 	"netscript/engine/client"
 	"netscript/engine/proto"
 	"netscript/engine/server"
@@ -138,7 +139,7 @@ func TestBadSetupIsRefusedWithAReason(t *testing.T) {
 		if err := pc.Handshake(time.Second, false); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := pc.Authenticate(nil, false, time.Second); err != nil {
+		if _, err := pc.Authenticate(auth.Secret{}, false, time.Second); err != nil {
 			t.Fatal(err)
 		}
 		pc.Send(proto.TypeSetup, c.setup, time.Second)
