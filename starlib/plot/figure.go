@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Point is one measured value; Low and High bound it when Err is set (a
@@ -118,13 +119,24 @@ func Write(g Drawable, out io.Writer, format string, w, h vg.Length) error {
 	if err != nil {
 		return err
 	}
-	c, err := draw.NewFormattedCanvas(w, h, format)
+	c, err := newCanvas(w, h, format)
 	if err != nil {
 		return err
 	}
 	drawBesideLegend(p, draw.New(c))
 	_, err = c.WriteTo(out)
 	return err
+}
+
+// newCanvas returns the canvas of a picture in format. An SVG carries
+// the fonts its text was laid out with (as a PDF does by default): an SVG
+// that only names them is drawn in whatever font the viewer's system has,
+// whose wider text then runs over the lines beside it.
+func newCanvas(w, h vg.Length, format string) (vg.CanvasWriterTo, error) {
+	if format == "svg" {
+		return vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(true)), nil
+	}
+	return draw.NewFormattedCanvas(w, h, format)
 }
 
 // drawBesideLegend draws p with its legend in a column of its own at the
