@@ -184,13 +184,19 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 		p.NominalX(f.XNames...)
 	}
 	p.Legend.TextStyle.Font.Size = vg.Points(10)
+	var leftX, leftY int // points a log axis cannot show
 	for i, s := range f.Series {
 		xys := make(plotter.XYs, 0, len(s.Points))
 		var errs plotter.YErrors
 		var errXYs plotter.XYs
 		for _, pt := range s.Points {
-			if f.LogX && pt.X <= 0 || f.LogY && pt.Y <= 0 {
-				continue // cannot be shown on a log axis
+			switch {
+			case f.LogX && pt.X <= 0:
+				leftX++ // cannot be shown on a log axis
+				continue
+			case f.LogY && pt.Y <= 0:
+				leftY++
+				continue
 			}
 			xys = append(xys, plotter.XY{X: pt.X, Y: pt.Y})
 			if pt.Err {
@@ -245,6 +251,10 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 			p.Legend.Add(clip(s.Name, 36)+" ", thumbs...)
 		}
 	}
+	// A log axis says what it left out, so a missing point is not taken
+	// for one that was never measured.
+	p.X.Label.Text += leftOut(leftX)
+	p.Y.Label.Text += leftOut(leftY)
 	if f.XZero {
 		p.X.Min = math.Min(p.X.Min, 0)
 	}
@@ -252,6 +262,18 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 		p.Y.Min = 0 // from zero, so that a small difference looks small
 	}
 	return p, nil
+}
+
+// leftOut is what an axis title adds for n points its log scale could
+// not show (at or below 0), "" for none.
+func leftOut(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " (log scale: 1 point at or below 0 not shown)"
+	}
+	return fmt.Sprintf(" (log scale: %d points at or below 0 not shown)", n)
 }
 
 // addMarks draws the percentile marks of a series: a ring each, and for
