@@ -185,7 +185,7 @@ func TestPictureSVG(t *testing.T) {
 		texts  []string
 	}{
 		{"sweep", `out = plot(rr + mixed, x = "config.request", series = "test", file = dir + "/sweep.svg", title = "size sweep")`,
-			3, 0, 0, []string{"size sweep", "config.request", "throughput (Trans/s)", "TCP_RR", "TCP_CRR", "UDP_RR"}},
+			3, 0, 0, []string{"size sweep", "config.request (bytes)", "throughput (Trans/s)", "TCP_RR", "TCP_CRR", "UDP_RR"}},
 		{"a log axis says what it left out", `out = plot([{"x": x, "throughput": 5.0 + x, "units": "Trans/s"} for x in [0, 1, 10]], x = "x", logx = True, file = dir + "/logx.svg")`,
 			1, 0, 0, []string{"x (log scale: 1 point at or below 0 not shown)"}},
 		{"sweep points", `out = plot(rr, x = "config.burst", y = "latency.p99", file = dir + "/p99.svg", xlabel = "burst", ylabel = "p99 (us)")`,

@@ -70,6 +70,23 @@ func fieldText(path string, v starlark.Value) string {
 	return v.String()
 }
 
+// FieldUnit is the unit of the result field at path ("latency.p99",
+// "config.request", "elapsed"), as an axis title or a printed record
+// gives it: "" for a count, or a figure whose unit the result names
+// itself (throughput and its units).
+func FieldUnit(path string) string {
+	if !strings.Contains(path, ".") {
+		path = "result." + path
+	}
+	if typ, name, _ := strings.Cut(path, "."); typ == "config" {
+		switch name {
+		case "request", "response", "send_size", "recv_size", "bytes":
+			return "bytes"
+		}
+	}
+	return unitOf(path)
+}
+
 // unitOf is the unit a record's printed form gives the figure at path
 // (a record's type and field, "latency.p99"), "" for one that has none
 // or whose unit the record itself names (a throughput and its units).
