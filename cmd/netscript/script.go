@@ -83,6 +83,7 @@ func newSession(o flags) *session.Session {
 	sess.Commit = commit
 	sess.Token = o.token
 	sess.Target = o.target
+	sess.KeepGoing = o.keepGoing
 	// The embedded server is this same binary in another process, so its
 	// figures are those of a separately started `netscript serve`.
 	if exe, err := os.Executable(); err == nil {
@@ -181,6 +182,12 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	case err != nil:
 		code = exitScriptError
 		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(script.FormatError(err, script.Source(sc))))
+	case sess.FailureLine() != "":
+		// The script ran to its end past failed tests: it says so, and
+		// the exit status does, so no one takes the run for a clean one.
+		code = exitTestsFailed
+		err = errors.New(sess.FailureLine())
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(err.Error()))
 	}
 	if jl != nil {
 		if jerr := jl.Close(); jerr != nil {
@@ -198,6 +205,8 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 			run.Status = record.RunInterrupted
 		case exitScriptError:
 			run.Status, run.Error = record.RunError, err.Error()
+		case exitTestsFailed:
+			run.Status, run.Error = record.RunFailed, err.Error()
 		}
 		if werr := writeRun(out, run); werr != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, werr)
