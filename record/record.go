@@ -28,9 +28,10 @@ const Format = "netscript-run/1"
 
 // Run statuses.
 const (
-	RunOK          = "ok"
-	RunError       = "error"       // the script stopped with an error
-	RunInterrupted = "interrupted" // Ctrl-C or SIGTERM
+	RunOK           = "ok"
+	RunError        = "error"         // the script stopped with an error
+	RunInterrupted  = "interrupted"   // Ctrl-C or SIGTERM
+	RunChecksFailed = "checks failed" // the script ran to its end and a check() failed
 )
 
 // Run is one run of a script as `netscript --record FILE` keeps it: enough
@@ -56,6 +57,9 @@ type Run struct {
 	// Target is where the tests that named no host went (--host,
 	// $NETSCRIPT_HOST); null: the embedded server. replay aims there again.
 	Target *session.Target `json:"target,omitempty"`
+	// Checks are the check()s the script stated, in order, each with
+	// what it measured, its bound and whether it passed.
+	Checks []session.Check `json:"checks,omitempty"`
 }
 
 // RunScript is the program a run ran.

@@ -35,6 +35,9 @@ const (
 	exitOK          = 0
 	exitScriptError = 1
 	exitUsage       = 2
+	// exitTestFailed (3) is issue 31's: the run kept going past a failed
+	// test (--keep-going); it takes precedence over exitCheckFailed.
+	exitCheckFailed = 4 // the script ran to its end and a check() failed
 	exitInterrupted = 130
 )
 
@@ -116,6 +119,7 @@ type flags struct {
 	targetFlags                // --host, --port, --server as given
 	target      session.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
 	jsonLines   string         // --json-lines FILE ("-": stdout)
+	junit       string         // --junit FILE: the checks as a JUnit XML report
 }
 
 // parseFlags reads flags up to the first argument that is not one (the
@@ -158,6 +162,11 @@ func parseFlags(args []string) (flags, []string, error) {
 		case isValueFlag(a, "server"):
 			var err error
 			if o.server, args, err = valueFlag("server", "netscript or netserver", args); err != nil {
+				return o, nil, err
+			}
+		case isFileFlag(a, "junit"):
+			var err error
+			if o.junit, args, err = fileFlag("junit", args); err != nil {
 				return o, nil, err
 			}
 		case isFileFlag(a, "json-lines"):
