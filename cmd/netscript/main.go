@@ -9,6 +9,7 @@
 //	netscript report RUN.json -o REPORT.html
 //	netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--max-... bounds]
 //	netscript netperf [--script] NETPERF-ARGS...
+//	netscript monitor SCRIPT --every DUR --metrics-listen ADDR [--jitter F]
 //	netscript version
 package main
 
@@ -57,6 +58,8 @@ func run(args []string) int {
 			return versionCommand()
 		case "serve":
 			return serve(args[1:])
+		case "monitor":
+			return monitorCommand(args[1:])
 		case "netperf":
 			return netperfCommand("netscript netperf", args[1:])
 		case "help", "-h", "--help":
@@ -200,6 +203,9 @@ func usage(w io.Writer) {
   netscript netperf [--script] ARGS...  netperf 2.7.1's command line on netscript's engine, with
                                         netperf's output (--script: print the Starlark it amounts to);
                                         the binary run under the name netperf is the same
+  netscript monitor SCRIPT --every DUR --metrics-listen ADDR [--jitter F]
+                                        run SCRIPT again and again, its latest figures and
+                                        checks served to Prometheus (docs/ci.md)
   netscript version                     version, commit and Go version
 flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json
