@@ -83,8 +83,18 @@ fail("broken")`, nil, exitScriptError, "2 0 1 before=pass script=fail", []string
 			if got := junitCounts(t, xml); got != c.junit {
 				t.Errorf("junit: %q, want %q", got, c.junit)
 			}
-			if c.code == exitCheckFailed && !strings.Contains(r.stderr, "2 of 3 checks failed") {
-				t.Errorf("stderr does not count the failed checks:\n%s", r.stderr)
+			if c.code == exitCheckFailed {
+				if !strings.Contains(r.stderr, "2 of 3 checks failed") {
+					t.Errorf("stderr does not count the failed checks:\n%s", r.stderr)
+				}
+				if s := netscript(t, time.Minute, "show", rec); !strings.Contains(s.stdout, "checks: 3, 2 failed\nFAIL txns: 200 (wanted >= 201)\nPASS p99") {
+					t.Errorf("show does not list the checks:\n%s", s.stdout)
+				}
+				html := filepath.Join(dir, "report.html")
+				netscript(t, time.Minute, "report", rec, "-o", html)
+				if b, _ := os.ReadFile(html); !strings.Contains(string(b), "<h2>Checks</h2>") || !strings.Contains(string(b), "<td>nothing</td><td><strong>FAIL</strong>") {
+					t.Errorf("the report has no checks")
+				}
 			}
 			checkLines(t, jl, rec, strings.Count(c.junit, "=")-strings.Count(c.junit, "script="), c.code)
 		})

@@ -27,6 +27,10 @@ func show(args []string) int {
 		return exitScriptError
 	}
 	fmt.Println(run.Summary())
+	if c := run.ChecksText(); c != "" {
+		fmt.Println()
+		fmt.Print(c)
+	}
 	if t != "" {
 		fmt.Println()
 		fmt.Println(t)
