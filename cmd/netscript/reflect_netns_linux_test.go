@@ -71,6 +71,27 @@ func newReflection(t *testing.T, name string) *reflection {
 	return r
 }
 
+// stillServes is the end of every reflection test: the daemon p is alive,
+// a good udp_rr from a runs through it, and its threads, descriptors and
+// memory come back near before (read from /proc after the serveIn probe).
+func (r *reflection) stillServes(t *testing.T, p *netns.Proc, before procFigures) {
+	t.Helper()
+	select {
+	case <-p.Done():
+		t.Fatalf("the daemon died: %v\n%s", p.Err(), p.Output())
+	default:
+	}
+	out, _ := clientIn(t, r.a, fmt.Sprintf("print(udp_rr(host=%q, duration=1).transactions > 0)", reflectDaemon))
+	if strings.TrimSpace(out) != "True" {
+		t.Errorf("a good udp_rr after the attack printed %q", out)
+	}
+	waitFor(t, 30*time.Second, "the daemon's threads, descriptors and memory to come back", func() bool {
+		f := readProc(t, p.Pid())
+		return f.fds <= before.fds && f.threads <= before.threads+16 && f.rssKiB <= before.rssKiB+32<<10
+	})
+	t.Logf("daemon idle %+v, after the attack %+v", before, readProc(t, p.Pid()))
+}
+
 // spoof sends each of msgs from the victim's address and port, from a, to
 // the daemon's port.
 func (r *reflection) spoof(t *testing.T, port int, msgs ...[]byte) int64 {
@@ -124,7 +145,8 @@ func ones(n int) [][]byte {
 // (65 MB for the first thousand; the test fails there).
 func TestNoUDPReflection(t *testing.T) {
 	r := newReflection(t, "refl")
-	serveIn(t, r.d, reflectDaemon+":12866")
+	p := serveIn(t, r.d, reflectDaemon+":12866")
+	idle := readProc(t, p.Pid())
 	var pc *proto.Conn
 	var key []byte
 	var ready proto.Ready
@@ -174,6 +196,8 @@ func TestNoUDPReflection(t *testing.T) {
 		t.Errorf("after Start: the victim received %d bytes for the %d spoofed", got, sent)
 	}
 	t.Logf("the victim received %d bytes in all (largest datagram %d)", r.got.Load(), r.biggest.Load())
+	pc.Close()
+	r.stillServes(t, p, idle)
 }
 
 // TestNoNetperfReflection: a netperf UDP_RR request, made by hand, that
@@ -184,15 +208,17 @@ func TestNoUDPReflection(t *testing.T) {
 // datagram answered with 65,000 bytes (the test fails there).
 func TestNoNetperfReflection(t *testing.T) {
 	r := newReflection(t, "nprefl")
-	serveIn(t, r.d, reflectDaemon+":12866", "--netperf-listen", reflectDaemon+":12865")
+	p := serveIn(t, r.d, reflectDaemon+":12866", "--netperf-listen", reflectDaemon+":12865")
+	idle := readProc(t, p.Pid())
 	req := npwire.OmniRequest{RequestSize: 1, ResponseSize: 65000, TestLength: 10, IPFamily: npwire.NFInet,
 		SocketType: npwire.NSTDgram, Protocol: 17, Direction: npwire.DirSend | npwire.DirRecv}
 	v := r.victim.Addr().As4()
 	req.NetperfIP[0] = uint32(v[0])<<24 | uint32(v[1])<<16 | uint32(v[2])<<8 | uint32(v[3])
 	req.NetperfPort = uint32(r.victim.Port())
 	var rsp *npwire.Message
-	err := r.a.Do(func() error {
-		c, err := net.DialTimeout("tcp", reflectDaemon+":12865", 5*time.Second)
+	var c net.Conn
+	err := r.a.Do(func() (err error) {
+		c, err = net.DialTimeout("tcp", reflectDaemon+":12865", 5*time.Second)
 		if err != nil {
 			return err
 		}
@@ -219,6 +245,8 @@ func TestNoNetperfReflection(t *testing.T) {
 	if got := r.settled(); got != 0 {
 		t.Errorf("the victim received %d bytes", got)
 	}
+	c.Close()
+	r.stillServes(t, p, idle)
 }
 
 // TestNoStandingReflection: a standing UDP_RR endpoint (--data) has no
@@ -249,7 +277,8 @@ func TestNoStandingReflection(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "would answer a spoofed datagram with more than it carried") {
 		t.Errorf("--data %s,request=1,response=1000: %v\n%s", data, err, out)
 	}
-	serveIn(t, r.d, reflectDaemon+":12866", "--data", data+",request=100,response=100")
+	p := serveIn(t, r.d, reflectDaemon+":12866", "--data", data+",request=100,response=100")
+	idle := readProc(t, p.Pid())
 	sent := r.spoof(t, port, ones(1000)...)
 	if got := r.settled(); got != 0 {
 		t.Errorf("one-byte datagrams: the victim received %d bytes for the %d spoofed", got, sent)
@@ -262,6 +291,7 @@ func TestNoStandingReflection(t *testing.T) {
 	if got := r.settled(); got > sent {
 		t.Errorf("100-byte datagrams: the victim received %d bytes for the %d spoofed", got, sent)
 	}
+	r.stillServes(t, p, idle)
 }
 
 // TestStandingFromNetworks: an operator who names the networks a standing

@@ -76,6 +76,7 @@ func fakeDaemon(t *testing.T, dataPort int) int {
 func TestConsentBeforeBulk(t *testing.T) {
 	th := &workload.Threads{}
 	_, d := startAgent(t, &agent.Agent{Threads: th})
+	before := holding(t)
 	for _, c := range []struct {
 		name string
 		w    *spec.Workload
@@ -111,4 +112,5 @@ func TestConsentBeforeBulk(t *testing.T) {
 			}
 		})
 	}
+	backTo(t, th, before)
 }

@@ -66,6 +66,7 @@ func TestRelayedLoginGetsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
+	before := holding(t)
 	relayed := make(chan error, 1)
 	go func() { relayed <- relay(l, da.String(), pa.String()) }()
 
@@ -83,6 +84,7 @@ func TestRelayedLoginGetsNothing(t *testing.T) {
 	if l := peer.Load(); l.Running != 0 {
 		t.Fatalf("the peer holds %+v", l)
 	}
+	backTo(t, th, before)
 }
 
 // relay takes one connection on l and passes it on to daemon: the two

@@ -28,6 +28,10 @@ func (r *recorder) Write(p []byte) (int, error) {
 	return r.Conn.Write(p)
 }
 
+// wait is how long a test's step may take: Argon2id of the token takes
+// most of a second under -race on a loaded machine.
+const wait = 10 * time.Second
+
 var (
 	testToken  = auth.Token("correct horse battery staple")
 	otherToken = auth.Token("correct horse battery stapler")
@@ -36,20 +40,23 @@ var (
 // exchange runs the preamble and the handshake between a server holding
 // st and a client holding ct; it returns both ends (after the handshake),
 // both keys, every byte either side wrote, and both errors.
-func exchange(t *testing.T, st, ct auth.Token) (s, c *Conn, sk, ck, wire []byte, serr, cerr error) {
+func exchange(t testing.TB, st, ct auth.Token) (s, c *Conn, sk, ck, wire []byte, serr, cerr error) {
 	t.Helper()
 	a, b := pair(t)
 	ra, rb := &recorder{Conn: a}, &recorder{Conn: b}
 	done := make(chan struct{})
 	s, c = NewConn(rb), NewConn(ra)
+	// Keys are derived first, as the daemon and the client do, and the
+	// bounds are generous: the suite runs on loaded machines.
+	ss, cs := auth.NewSecret(st), auth.NewSecret(ct)
 	go func() {
 		defer close(done)
-		if serr = s.Handshake(time.Second, true); serr == nil {
-			sk, serr = s.Authenticate(auth.NewSecret(st), true, time.Second)
+		if serr = s.Handshake(wait, true); serr == nil {
+			sk, serr = s.Authenticate(ss, true, wait)
 		}
 	}()
-	if cerr = c.Handshake(time.Second, false); cerr == nil {
-		ck, cerr = c.Authenticate(auth.NewSecret(ct), false, time.Second)
+	if cerr = c.Handshake(wait, false); cerr == nil {
+		ck, cerr = c.Authenticate(cs, false, wait)
 	}
 	<-done
 	return s, c, sk, ck, append(ra.out.Bytes(), rb.out.Bytes()...), serr, cerr
@@ -89,11 +96,11 @@ func TestAuthenticate(t *testing.T) {
 					t.Errorf("keys differ: server %x, client %x", sk, ck)
 				}
 				// Frames go both ways, sealed.
-				if err := cl.Send(TypeSetup, Setup{Test: "TCP_RR", Brand: "in clear?"}, time.Second); err != nil {
+				if err := cl.Send(TypeSetup, Setup{Test: "TCP_RR", Brand: "in clear?"}, wait); err != nil {
 					t.Fatal(err)
 				}
 				var m Setup
-				if err := s.Expect(TypeSetup, &m, time.Second); err != nil || m.Brand != "in clear?" {
+				if err := s.Expect(TypeSetup, &m, wait); err != nil || m.Brand != "in clear?" {
 					t.Fatalf("a sealed Setup: %+v %v", m, err)
 				}
 				if bytes.Contains(wire, []byte("in clear?")) || bytes.Contains(append(wire, s.c.(*recorder).out.Bytes()...), []byte("TCP_RR")) {
@@ -138,20 +145,20 @@ func TestImpostorServer(t *testing.T) {
 		a, b := pair(t)
 		go func() {
 			s := NewConn(b)
-			if s.Handshake(time.Second, true) != nil {
+			if s.Handshake(wait, true) != nil {
 				return
 			}
-			_, hello, err := s.recvHandshake(TypeHello, time.Second)
+			_, hello, err := s.recvHandshake(TypeHello, wait)
 			if err != nil {
 				return
 			}
-			s.sendRaw(TypeWelcome, answer(hello), time.Second)
+			s.sendRaw(TypeWelcome, answer(hello), wait)
 		}()
 		c := NewConn(a)
-		if err := c.Handshake(time.Second, false); err != nil {
+		if err := c.Handshake(wait, false); err != nil {
 			t.Fatal(err)
 		}
-		_, err := c.Authenticate(auth.NewSecret(testToken), false, time.Second)
+		_, err := c.Authenticate(auth.NewSecret(testToken), false, wait)
 		if err == nil || !strings.Contains(err.Error(), "the server's answer does not prove it holds this token") {
 			t.Errorf("%s: got %v", name, err)
 		}
@@ -188,29 +195,29 @@ func TestRelay(t *testing.T) {
 	serr := make(chan error, 1)
 	go func() {
 		s := NewConn(sb)
-		if err := s.Handshake(time.Second, true); err != nil {
+		if err := s.Handshake(wait, true); err != nil {
 			serr <- err
 			return
 		}
-		if _, err := s.Authenticate(auth.NewSecret(testToken), true, time.Second); err != nil {
+		if _, err := s.Authenticate(auth.NewSecret(testToken), true, wait); err != nil {
 			serr <- err
 			return
 		}
-		_, _, err := s.Recv(5 * time.Second) // the relay's request
+		_, _, err := s.Recv(wait) // the relay's request
 		serr <- err
 	}()
 	cerr := make(chan error, 1)
 	go func() {
 		c := NewConn(ca)
-		if err := c.Handshake(time.Second, false); err != nil {
+		if err := c.Handshake(wait, false); err != nil {
 			cerr <- err
 			return
 		}
-		if _, err := c.Authenticate(auth.NewSecret(testToken), false, time.Second); err != nil {
+		if _, err := c.Authenticate(auth.NewSecret(testToken), false, wait); err != nil {
 			cerr <- err
 			return
 		}
-		cerr <- c.Send(TypeSetup, Setup{Test: "TCP_RR", Brand: "the client's"}, time.Second)
+		cerr <- c.Send(TypeSetup, Setup{Test: "TCP_RR", Brand: "the client's"}, wait)
 	}()
 	// The relay: both preambles, the client's Hello, the daemon's Welcome.
 	fwd := func(from, to net.Conn, n int) []byte {
@@ -253,15 +260,15 @@ func TestRelay(t *testing.T) {
 	ra, rb := pair(t)
 	go func() {
 		s := NewConn(rb)
-		if s.Handshake(time.Second, true) != nil {
+		if s.Handshake(wait, true) != nil {
 			serr <- errors.New("handshake")
 			return
 		}
-		if _, err := s.Authenticate(auth.NewSecret(testToken), true, time.Second); err != nil {
+		if _, err := s.Authenticate(auth.NewSecret(testToken), true, wait); err != nil {
 			serr <- err
 			return
 		}
-		_, _, err := s.Recv(time.Second)
+		_, _, err := s.Recv(wait)
 		serr <- err
 	}()
 	ra.Write(AppendPreamble(nil, Version))
@@ -287,7 +294,7 @@ func TestTamperedFrame(t *testing.T) {
 	}
 	var sent bytes.Buffer
 	c.c = &recorder{Conn: nopWrite{}}
-	c.Send(TypeStop, Stop{}, time.Second)
+	c.Send(TypeStop, Stop{}, wait)
 	sent.Write(c.c.(*recorder).out.Bytes())
 	frame := sent.Bytes()
 	changed := append([]byte{}, frame...)

@@ -194,7 +194,7 @@ func waitFDs(t *testing.T, n int) {
 func TestPendingPerClient(t *testing.T) {
 	l := limits.Default()
 	l.MaxPendingPerClient = 3
-	l.HandshakeTimeout = 5 * time.Second
+	l.HandshakeTimeout = time.Minute // longer than the test: what it holds stays held
 	srv, ap, th := daemon(t, server.Config{Limits: l, Token: token})
 	for range 3 {
 		dialFrom(t, "tcp", "127.0.1.2", ap.String()) // silent
@@ -202,12 +202,13 @@ func TestPendingPerClient(t *testing.T) {
 	settles(t, srv, server.Load{Pending: 3})
 	// A fourth from the same network, 127.0.1.9, proves the token and is
 	// served: a silent one made room.
+	secret := auth.NewSecret(token)
 	login := func(src string) (*proto.Conn, error) {
 		c := dialFrom(t, "tcp", src, ap.String())
 		pc := proto.NewConn(c)
-		err := pc.Handshake(5*time.Second, false)
+		err := pc.Handshake(10*time.Second, false)
 		if err == nil {
-			_, err = pc.Authenticate(auth.NewSecret(token), false, 5*time.Second)
+			_, err = pc.Authenticate(secret, false, 10*time.Second)
 		}
 		return pc, err
 	}

@@ -24,7 +24,11 @@ import (
 func start(t *testing.T) (netip.AddrPort, *workload.Threads) {
 	t.Helper()
 	th := &workload.Threads{}
-	srv := server.New(server.Config{Version: "test", Threads: th, HandshakeTimeout: time.Second})
+	// The handshake bound is the daemon's default: it is also the most a
+	// client may pause between two data connections, and a loaded machine
+	// (the suite runs beside CPU hogs) pauses 256 flows' greetings longer
+	// than a second.
+	srv := server.New(server.Config{Version: "test", Threads: th, HandshakeTimeout: 10 * time.Second})
 	a, err := srv.Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -15,14 +15,24 @@ import (
 // tagWait bounds how long a new TCP data connection may take to send its
 // tag. The checks run side by side, so a stranger that sends nothing costs
 // the test's own connections nothing but a slot among maxUnproven.
-const tagWait = 2 * time.Second
+const tagWait = 5 * time.Second
 
 // maxUnproven bounds the connections of one endpoint still proving their
-// tag. When it is full, a new connection takes the place of the oldest
-// waiting one from the client network (limits.ClientNet) that holds the most of them: a
-// flood of strangers pushes out its own connections, not the client's,
-// whose tag is there as soon as its connection is.
+// tag, beyond the test's own flows not yet arrived (unprovenRoom). When it
+// is full, the waiting ones are read again, and then a new connection
+// takes the place of the oldest waiting one from the client network
+// (limits.ClientNet) that holds the most of them: a flood of strangers
+// pushes out its own connections, not the client's, whose tag follows its
+// connection (on a loaded client, by a moment: hence the room for every
+// flow still to come, so that a test's own burst of connections never
+// evicts itself).
 const maxUnproven = 64
+
+// unprovenRoom is how many connections may wait for their tags at once:
+// maxUnproven, and one for each of the test's flows not yet arrived.
+func (t *test) unprovenRoom() int {
+	return maxUnproven + max(t.flows-int(t.arrived.Load()), 0)
+}
 
 // acceptBatch bounds the connections taken from the listener's backlog in
 // one round, so the waiting ones are read between batches.
@@ -165,11 +175,28 @@ func (t *test) acceptAll(ep *endpoint, now time.Time) {
 		if !t.settle(c, u, unix.POLLIN, now) {
 			continue
 		}
-		if len(c.waiting) >= maxUnproven {
+		if len(c.waiting) >= t.unprovenRoom() {
+			t.rereadWaiting(c, now)
+		}
+		if len(c.waiting) >= t.unprovenRoom() {
 			t.evictBusiest(c)
 		}
 		c.waiting = append(c.waiting, u)
 	}
+}
+
+// rereadWaiting reads again, without waiting, every connection still
+// proving its tag, so one whose tag has come since the last poll is
+// settled before any is evicted.
+func (t *test) rereadWaiting(c *tagCheck, now time.Time) {
+	keep := c.waiting[:0]
+	for _, u := range c.waiting {
+		if t.settle(c, u, unix.POLLIN, now) {
+			keep = append(keep, u)
+		}
+	}
+	clear(c.waiting[len(keep):])
+	c.waiting = keep
 }
 
 // evictBusiest closes the oldest waiting connection of the prefix that

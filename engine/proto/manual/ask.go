@@ -54,6 +54,7 @@ func Ask(addr string, tok auth.Token, setup proto.Setup, timeout time.Duration) 
 // Login opens a control connection to addr and runs the preamble and the
 // handshake with tok (nil: none); it returns the session and its data key.
 func Login(addr string, tok auth.Token, timeout time.Duration) (*proto.Conn, []byte, error) {
+	secret := auth.NewSecret(tok) // before connecting, as engine/client does
 	c, err := net.DialTimeout("tcp", addr, timeout)
 	if err != nil {
 		return nil, nil, err
@@ -62,7 +63,7 @@ func Login(addr string, tok auth.Token, timeout time.Duration) (*proto.Conn, []b
 	err = pc.Handshake(timeout, false)
 	var key []byte
 	if err == nil {
-		key, err = pc.Authenticate(auth.NewSecret(tok), false, timeout)
+		key, err = pc.Authenticate(secret, false, timeout)
 	}
 	if err != nil {
 		c.Close()
