@@ -127,7 +127,6 @@ type counters struct {
 	lastRun      prometheus.Gauge
 	lastSuccess  prometheus.Gauge
 	duration     prometheus.Gauge
-	up           prometheus.Gauge
 }
 
 func newCounters(reg prometheus.Registerer) *counters {
