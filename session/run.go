@@ -47,6 +47,9 @@ type RunOptions struct {
 func (s *Session) Run(ctx context.Context, sp spec.Spec, o RunOptions) (*result.Result, error) {
 	opt := client.Options{Threads: &s.Threads, Progress: s.progress(), Interim: s.interim(o.Interim), Gate: o.Gate, Token: s.Token,
 		Netperf: o.Netperf, Detail: o.Detail}
+	if err := s.Perms.CheckTest(&sp, sp.Client == "" && sp.Host == "" && !sp.NoControl); err != nil {
+		return nil, err
+	}
 	if sp.Client != "" {
 		// A daemon runs the client side: nothing runs here but the
 		// conversation with it.

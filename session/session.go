@@ -63,6 +63,15 @@ type Session struct {
 	// host go (netscript --host); see Target.
 	Target Target
 
+	// Perms, if set, are what the running script may read, write and
+	// reach (Run checks each test against them before it starts); nil
+	// allows everything, for the person's own typing (-c, the REPL,
+	// netperf's command line).
+	Perms *Permissions
+	// Limits bound a script's steps, memory, size and pictures; the zero
+	// value bounds nothing (see DefaultLimits).
+	Limits Limits
+
 	mu       sync.Mutex
 	embedded *server.Server
 	proc     *embedded.Process

@@ -11,9 +11,10 @@ import (
 	"sync"
 	"time"
 
+	"netscript/session"
+
 	"netscript/engine/client"
 	"netscript/engine/result"
-	"netscript/session"
 	"netscript/starlib/values"
 )
 
@@ -44,7 +45,7 @@ func openJSONLines(path, runID string) (*jsonLines, error) {
 	if path == "-" {
 		return &jsonLines{w: bufio.NewWriter(os.Stdout), runID: runID}, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := session.CreateNamed(path, true)
 	if err != nil {
 		return nil, err
 	}

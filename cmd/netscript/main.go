@@ -123,12 +123,14 @@ type flags struct {
 	target      session.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
 	jsonLines   string         // --json-lines FILE ("-": stdout)
 	junit       string         // --junit FILE: the checks as a JUnit XML report
+	perm        permFlags      // --allow-*, --yes, --max-*
 }
 
 // parseFlags reads flags up to the first argument that is not one (the
 // script, or a NAME=VALUE after -c CODE).
 func parseFlags(args []string) (flags, []string, error) {
 	var o flags
+	o.perm.limits = session.DefaultLimits()
 	for len(args) > 0 {
 		a := args[0]
 		switch {
@@ -178,7 +180,14 @@ func parseFlags(args []string) (flags, []string, error) {
 				return o, nil, err
 			}
 		case strings.HasPrefix(a, "-") && a != "-":
-			return o, nil, fmt.Errorf("unknown flag %s", a)
+			rest, ok, err := o.perm.parse(args)
+			if err != nil {
+				return o, nil, err
+			}
+			if !ok {
+				return o, nil, fmt.Errorf("unknown flag %s", a)
+			}
+			args = rest
 		default:
 			return o, args, nil
 		}
@@ -217,6 +226,18 @@ flags before the script or -c:
   --server KIND      what answers at --host: netscript (netscript serve) or netserver
   --json-lines FILE  one JSON object per line as each test ends (and each interim sample);
                      - is stdout, and print() then goes to stderr
+permissions of a script file (docs/security.md; -c code and the REPL have them all):
+  --allow-read DIR   load() may read beneath DIR too (default: the script's own directory)
+  --allow-write DIR  plot(file=...) may write beneath DIR too (default: the working directory)
+  --allow-net[=HOST,...]
+                     tests may reach HOST (bare: every host) without asking; by default the
+                     embedded server, --host and hosts given as NAME=VALUE are allowed, and
+                     any other host is asked about on a terminal and refused without one
+  --yes, -y          replay: run the recorded script without showing it and asking
+  --max-steps N, --max-memory MB, --max-script-size KB, --max-picture-pixels N,
+  --max-picture-points N
+                     the limits a script stops at (defaults: 2e9 steps, 2048 MB, 1024 KB,
+                     1e8 pixels, 1e6 points)
 `)
 }
 

@@ -60,9 +60,10 @@ func monitorCommand(args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
 	}
-	sc, err := script.ReadScript(rest[0])
+	sc, err := script.ReadScript(rest[0], o.perm.limits.ScriptBytes)
 	if err == nil {
 		sc.Args, err = script.ParseArgs(rest[1:])
+		o.perm.typedArgs = sc.Args
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
@@ -74,8 +75,13 @@ func monitorCommand(args []string) int {
 		return exitUsage
 	}
 	o.quiet = true
+	// What the person allowed on the command line, as for a script; a
+	// monitor never asks on the terminal (no one answers at 3 a.m.): a
+	// host not allowed fails the run, which is counted.
+	perms := o.perm.permissions(sc, o)
+	perms.Ask = nil
 	m := monitor.New(monitor.Config{Every: mf.every, Jitter: mf.jitter, Log: os.Stderr,
-		Run: func(ctx context.Context) (monitor.Outcome, error) { return monitorRun(ctx, sc, o) }})
+		Run: func(ctx context.Context) (monitor.Outcome, error) { return monitorRun(ctx, sc, o, perms) }})
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -94,9 +100,10 @@ func monitorCommand(args []string) int {
 
 // monitorRun runs sc once in a session of its own (its embedded server,
 // its checks), its printed output dropped: the metrics are its output.
-func monitorRun(ctx context.Context, sc *session.Script, o flags) (monitor.Outcome, error) {
+func monitorRun(ctx context.Context, sc *session.Script, o flags, perms *session.Permissions) (monitor.Outcome, error) {
 	sess := newSession(o)
 	defer sess.Close()
+	sess.Limits, sess.Perms = o.perm.limits, perms
 	sess.Stdout = io.Discard
 	var out monitor.Outcome
 	sess.OnResult = func(res *result.Result, err error) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -35,7 +36,7 @@ func scriptCommand(o flags, args []string) int {
 		sc = &session.Script{Name: "<command-line>", Src: []byte(*o.code)}
 	case len(args) > 0:
 		var err error
-		if sc, err = script.ReadScript(args[0]); err != nil {
+		if sc, err = script.ReadScript(args[0], o.perm.limits.ScriptBytes); err != nil {
 			fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 			return exitUsage
 		}
@@ -59,6 +60,10 @@ func scriptCommand(o flags, args []string) int {
 			fmt.Fprintf(os.Stderr, "netscript: read stdin: %v\n", err)
 			return exitUsage
 		}
+		if max := o.perm.limits.ScriptBytes; max > 0 && int64(len(src)) > max {
+			fmt.Fprintf(os.Stderr, "netscript: %v\n", &session.LimitError{What: fmt.Sprintf("the script on stdin is larger than %d KB", max>>10), Flag: "--max-script-size KB"})
+			return exitUsage
+		}
 		sc = &session.Script{Name: "<stdin>", Src: src}
 	}
 	kv, err := script.ParseArgs(args)
@@ -67,6 +72,7 @@ func scriptCommand(o flags, args []string) int {
 		return exitUsage
 	}
 	sc.Args = kv
+	o.perm.typedArgs = kv
 	code, _ := runScript(sc, o)
 	return code
 }
@@ -96,7 +102,7 @@ func newSession(o flags) *session.Session {
 func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	var out *os.File
 	if o.record != "" {
-		f, err := os.OpenFile(o.record, os.O_WRONLY|os.O_CREATE, 0o644)
+		f, err := session.CreateNamed(o.record, false)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, pathErr(err))
 			return exitUsage, nil
@@ -128,6 +134,11 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 
 	sess := newSession(o)
 	defer sess.Close()
+	sess.Limits = o.perm.limits
+	if o.code == nil {
+		// A file, stdin or a record's script: what the person allowed.
+		sess.Perms = o.perm.permissions(sc, o)
+	}
 	var rec record.Recorder
 	sess.OnResult = rec.Add
 	if jl != nil {
@@ -164,7 +175,16 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		cancel()
 		th.Cancel("interrupted")
 	})
+	var overMemory atomic.Bool
+	sess.Limits.WatchMemory(ctx, 50*time.Millisecond, func() {
+		overMemory.Store(true)
+		cancel()
+		th.Cancel("memory")
+	})
 	_, err := script.Exec(th, sc)
+	if lerr := limitHit(err, sess.Limits, overMemory.Load()); lerr != nil {
+		err = lerr
+	}
 	signal.Reset(os.Interrupt, syscall.SIGTERM)
 
 	code := exitOK
@@ -174,7 +194,7 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		reportInterrupt(os.Stderr, err)
 	case err != nil:
 		code = exitScriptError
-		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, script.Source(sc)))
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(script.FormatError(err, script.Source(sc))))
 	}
 	checks := sess.Checks()
 	if failed := sess.ChecksFailed(); failed > 0 {
@@ -228,6 +248,21 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		}
 	}
 	return code, results
+}
+
+// limitHit returns the limit a script's error says it hit, in the words
+// of the limit and its flag, or nil.
+func limitHit(err error, l session.Limits, overMemory bool) error {
+	if err == nil {
+		return nil
+	}
+	switch {
+	case overMemory:
+		return l.MemoryError()
+	case strings.Contains(err.Error(), "too many steps"):
+		return l.StepsError()
+	}
+	return nil
 }
 
 // writeRun replaces the contents of f with the record.

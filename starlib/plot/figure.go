@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"netscript/session"
 )
 
 // Point is one measured value; Low and High bound it when Err is set (a
@@ -75,8 +77,9 @@ var formats = []string{".svg", ".png", ".pdf"}
 
 // Create opens path for a picture, before anything is drawn, so that a
 // wrong extension or an unwritable path costs no drawing. It returns the
-// open file and the format its extension names.
-func Create(path string) (*Pending, string, error) {
+// open file and the format its extension names. perms decide where path
+// may be (nil: anywhere).
+func Create(perms *session.Permissions, path string) (*Pending, string, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	ok := false
 	for _, f := range formats {
@@ -85,7 +88,7 @@ func Create(path string) (*Pending, string, error) {
 	if !ok {
 		return nil, "", fmt.Errorf("file %q: the extension says the format; use .svg, .png or .pdf", path)
 	}
-	f, err := NewPending(path)
+	f, err := NewPending(perms, path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -95,7 +98,7 @@ func Create(path string) (*Pending, string, error) {
 // Save draws g (a *Figure or *Bars) into path, in the format its extension
 // names, w by h (0 for the defaults).
 func Save(g Drawable, path string, w, h vg.Length) error {
-	f, format, err := Create(path)
+	f, format, err := Create(nil, path)
 	if err != nil {
 		return err
 	}
