@@ -99,10 +99,21 @@ func (p *Permissions) CheckTest(sp *spec.Spec, embedded bool) error {
 			continue
 		}
 		name := hostKey(h)
-		return fmt.Errorf("%s: not allowed to reach %s; run with --allow-net %s (or --allow-net for every host) to allow it",
-			sp.Workload, name, name)
+		return &NetRefusedError{Workload: sp.Workload.String(), Host: name}
 	}
 	return nil
+}
+
+// NetRefusedError is a test refused because the person running the script
+// did not allow the host it names. It ends the script even with
+// keep_going: it is the runner's decision, not the network's failure.
+type NetRefusedError struct {
+	Workload, Host string
+}
+
+func (e *NetRefusedError) Error() string {
+	return fmt.Sprintf("%s: not allowed to reach %s; run with --allow-net %s (or --allow-net for every host) to allow it",
+		e.Workload, e.Host, e.Host)
 }
 
 // describeTest is what a test is about to do to h, for the prompt: the

@@ -59,6 +59,10 @@ type Session struct {
 	// $NETSCRIPT_TOKEN; nothing reads the environment after that.
 	Token auth.Token
 
+	// KeepGoing keeps every test's failure as a failed result instead of
+	// ending the run (netscript --keep-going); see Run.
+	KeepGoing bool
+
 	// Target, if its Host is set, is where workload calls that name no
 	// host go (netscript --host); see Target.
 	Target Target
@@ -77,6 +81,7 @@ type Session struct {
 	proc     *embedded.Process
 	addrs    map[sock.Family]netip.AddrPort
 
+	failed failures  // the tests that failed, for the run's end
 	warned warnedSet // the warnings given so far, by cause
 
 	stateMu sync.Mutex

@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"netscript/engine/sock/socktest"
 )
 
 // junitCounts parses a JUnit file with a real consumer, Debian's
@@ -33,6 +36,7 @@ print(x.tests, x.failures, x.errors, " ".join("%s=%s" % (c.name, "pass" if c.is_
 // the JSON lines and the record.
 func TestCheckExitStatus(t *testing.T) {
 	dir := t.TempDir()
+	closed := socktest.Reserve(t, false) // bound, never listening: refused
 	cases := []struct {
 		name  string
 		src   string
@@ -51,6 +55,11 @@ check("txns", r.transactions, at_least=201, result=r)
 check("p99", r.latency.p99, at_most="1h", result=r)
 check("nothing", None)`, nil, exitCheckFailed, "3 2 0 txns=fail p99=pass nothing=fail",
 			[]string{"check FAIL txns: 200 (wanted >= 201)", "check FAIL nothing: None (nothing measured)"}},
+		{"test failed", fmt.Sprintf(`r = tcp_rr(host="127.0.0.1", port=%d, transactions=10, keep_going=True)
+check("txns", r.transactions, at_least=10, result=r)
+check("ran", r)
+check("cond", True)`, closed), nil, exitTestsFailed, "4 2 1 txns=fail ran=fail cond=pass script=fail",
+			[]string{"check FAIL txns: failed: tcp_rr: dial 127.0.0.1:", "check FAIL ran: failed: "}},
 		{"script error", `check("before", True)
 fail("broken")`, nil, exitScriptError, "2 0 1 before=pass script=fail", []string{"check PASS before"}},
 		{"bad bound", `check("x", 1, at_least="fast")`, nil, exitScriptError, "1 0 1 script=fail", nil},
@@ -66,7 +75,7 @@ fail("broken")`, nil, exitScriptError, "2 0 1 before=pass script=fail", []string
 			xml, jl, rec := filepath.Join(dir, name+".xml"), filepath.Join(dir, name+".jl"), filepath.Join(dir, name+".json")
 			args := c.args
 			if args == nil {
-				args = []string{"-q", "--junit", xml, "--json-lines", jl, "--record", rec}
+				args = []string{"-q", "--allow-net=127.0.0.1", "--junit", xml, "--json-lines", jl, "--record", rec}
 			}
 			r := netscript(t, 2*time.Minute, append(args, sc)...)
 			if r.code != c.code {
@@ -148,7 +157,7 @@ func checkLines(t *testing.T, jl, rec string, n, code int) {
 	if len(run.Checks) != n {
 		t.Errorf("record has %d checks, want %d", len(run.Checks), n)
 	}
-	want := map[int]string{exitOK: "ok", exitCheckFailed: "checks failed", exitScriptError: "error"}[code]
+	want := map[int]string{exitOK: "ok", exitCheckFailed: "checks failed", exitScriptError: "error", exitTestsFailed: "failed"}[code]
 	if run.Status != want {
 		t.Errorf("record status %q, want %q", run.Status, want)
 	}

@@ -73,7 +73,7 @@ type jsonLine struct {
 // nil, says why it was cut short and res is what it measured until then.
 func (j *jsonLines) Result(res *result.Result, err error) {
 	d, jerr := values.ResultJSON(res)
-	partial := err != nil
+	partial := err != nil && !res.Failed() // a failed result's error is its own
 	l := jsonLine{Kind: "result", Test: res.Test, Brand: res.Brand, Partial: &partial, Result: json.RawMessage(d)}
 	if jerr != nil {
 		msg := "encoding the result: " + jerr.Error()

@@ -2,7 +2,7 @@
 // the other end of them.
 //
 //	netscript                       interactive session (REPL)
-//	netscript [--quiet] [--record RUN.json] [--json-lines FILE] [--host ADDR [--port N] [--server KIND]] FILE.star [NAME=VALUE ...]
+//	netscript [--quiet] [--keep-going] [--record RUN.json] [--json-lines FILE] [--host ADDR [--port N] [--server KIND]] FILE.star [NAME=VALUE ...]
 //	netscript [--quiet] [--record RUN.json] [--json-lines FILE] [--host ...] -c 'CODE' [NAME=VALUE ...]
 //	netscript replay RUN.json [NAME=VALUE ...]
 //	netscript show RUN.json [--chart]
@@ -36,9 +36,8 @@ const (
 	exitOK          = 0
 	exitScriptError = 1
 	exitUsage       = 2
-	// exitTestFailed (3) is issue 31's: the run kept going past a failed
-	// test (--keep-going); it takes precedence over exitCheckFailed.
-	exitCheckFailed = 4 // the script ran to its end and a check() failed
+	exitTestsFailed = 3 // the script ran to its end past tests that failed
+	exitCheckFailed = 4 // the script ran to its end, no test failed, and a check() failed
 	exitInterrupted = 130
 )
 
@@ -111,9 +110,10 @@ func run(args []string) int {
 
 // flags are the options before the script (or -c) that say how to run it.
 type flags struct {
-	quiet  bool    // no live progress
-	record string  // write a record of the run to this file
-	code   *string // -c CODE
+	quiet     bool    // no live progress
+	keepGoing bool    // --keep-going: every test's failure is kept as a failed result
+	record    string  // write a record of the run to this file
+	code      *string // -c CODE
 
 	tokenFile string     // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
 	token     auth.Token // loaded from tokenFile or $NETSCRIPT_TOKEN before anything runs
@@ -138,6 +138,8 @@ func parseFlags(args []string) (flags, []string, error) {
 			return o, args[1:], nil
 		case a == "-q" || a == "--quiet":
 			o.quiet = true
+		case a == "-k" || a == "--keep-going":
+			o.keepGoing = true
 		case a == "-c":
 			if len(args) < 2 {
 				return o, nil, fmt.Errorf("-c needs the code to run")
@@ -219,6 +221,8 @@ func usage(w io.Writer) {
 flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json
   --quiet, -q        no live progress on stderr
+  --keep-going, -k   a test that fails is kept as a failed result (ok False, its error) and the
+                     script goes on, as keep_going=True in every call; the exit status is then 3
   --token-file FILE  the secret to prove to servers that ask for one (else $NETSCRIPT_TOKEN)
   --host ADDR[:PORT] where every test that names no host goes (else $NETSCRIPT_HOST; default:
                      the embedded server); a test that names host keeps it, and its own port

@@ -84,6 +84,7 @@ func newSession(o flags) *session.Session {
 	sess.Commit = commit
 	sess.Token = o.token
 	sess.Target = o.target
+	sess.KeepGoing = o.keepGoing
 	// The embedded server is this same binary in another process, so its
 	// figures are those of a separately started `netscript serve`.
 	if exe, err := os.Executable(); err == nil {
@@ -195,6 +196,12 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	case err != nil:
 		code = exitScriptError
 		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(script.FormatError(err, script.Source(sc))))
+	case sess.FailureLine() != "":
+		// The script ran to its end past failed tests: it says so, and
+		// the exit status does, so no one takes the run for a clean one.
+		code = exitTestsFailed
+		err = errors.New(sess.FailureLine())
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(err.Error()))
 	}
 	checks := sess.Checks()
 	if failed := sess.ChecksFailed(); failed > 0 {
@@ -205,7 +212,7 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	}
 	if junitOut != nil {
 		var serr error
-		if code == exitScriptError || code == exitInterrupted {
+		if code == exitScriptError || code == exitInterrupted || code == exitTestsFailed {
 			serr = err
 			if serr == nil {
 				serr = errors.New("interrupted")
@@ -239,6 +246,8 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 			run.Status = record.RunInterrupted
 		case exitScriptError:
 			run.Status, run.Error = record.RunError, err.Error()
+		case exitTestsFailed:
+			run.Status, run.Error = record.RunFailed, err.Error()
 		}
 		if werr := writeRun(out, run); werr != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, werr)

@@ -57,6 +57,7 @@ var layers = []struct {
 	{1, "netscript/internal/serveadvice", false},
 	{1, "netscript/internal/stoptest", false},
 	{1, "netscript/internal/doccheck", false},
+	{1, "netscript/internal/leakcheck", false},
 	{1, "netscript/session/", false},
 	{2, "netscript/session", false},
 	{3, "netscript/starlib/module", false},
