@@ -28,9 +28,11 @@ const Format = "netscript-run/1"
 
 // Run statuses.
 const (
-	RunOK          = "ok"
-	RunError       = "error"       // the script stopped with an error
-	RunInterrupted = "interrupted" // Ctrl-C or SIGTERM
+	RunOK           = "ok"
+	RunError        = "error"         // the script stopped with an error
+	RunInterrupted  = "interrupted"   // Ctrl-C or SIGTERM
+	RunFailed       = "failed"        // the script ran to its end, past tests that failed (keep_going, --keep-going)
+	RunChecksFailed = "checks failed" // the script ran to its end, no test failed, and a check() failed
 )
 
 // Run is one run of a script as `netscript --record FILE` keeps it: enough
@@ -43,7 +45,7 @@ type Run struct {
 	Env     sysinfo.Info      `json:"env"` // the client's env()
 	Start   time.Time         `json:"start"`
 	End     time.Time         `json:"end"`
-	Status  string            `json:"status"` // RunOK, RunError, RunInterrupted
+	Status  string            `json:"status"` // RunOK, RunError, RunInterrupted, RunFailed
 	Error   string            `json:"error,omitempty"`
 	Results []RunResult       `json:"results"`
 	// ReplayOf is the record a replay ran again (netscript --record NEW
@@ -56,6 +58,9 @@ type Run struct {
 	// Target is where the tests that named no host went (--host,
 	// $NETSCRIPT_HOST); null: the embedded server. replay aims there again.
 	Target *session.Target `json:"target,omitempty"`
+	// Checks are the check()s the script stated, in order, each with
+	// what it measured, its bound and whether it passed.
+	Checks []session.Check `json:"checks,omitempty"`
 }
 
 // RunScript is the program a run ran.
@@ -109,7 +114,9 @@ func (r *Recorder) Add(res *result.Result, err error) {
 		rr.ServerEnv = res.ServerEnv
 	}
 	if err != nil {
-		rr.Partial, rr.Error = true, err.Error()
+		// A failed result kept going past (res.Error) is not a partial
+		// one: its figures read as None, and Error says why.
+		rr.Partial, rr.Error = !res.Failed(), err.Error()
 	}
 	r.mu.Lock()
 	r.results = append(r.results, rr)

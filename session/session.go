@@ -39,6 +39,9 @@ type Session struct {
 	// measured (test is netperf's name, "TCP_RR"), so a stream of
 	// results shows the failure where OnResult has no result to give.
 	OnFailed func(test, brand string, err error)
+	// OnCheck, if set, is given every check() the script states, as it
+	// is stated (--json-lines writes them).
+	OnCheck func(Check)
 
 	// Threads counts the data-path threads of the tests this session runs
 	// and of its embedded server.
@@ -56,19 +59,34 @@ type Session struct {
 	// $NETSCRIPT_TOKEN; nothing reads the environment after that.
 	Token auth.Token
 
+	// KeepGoing keeps every test's failure as a failed result instead of
+	// ending the run (netscript --keep-going); see Run.
+	KeepGoing bool
+
 	// Target, if its Host is set, is where workload calls that name no
 	// host go (netscript --host); see Target.
 	Target Target
+
+	// Perms, if set, are what the running script may read, write and
+	// reach (Run checks each test against them before it starts); nil
+	// allows everything, for the person's own typing (-c, the REPL,
+	// netperf's command line).
+	Perms *Permissions
+	// Limits bound a script's steps, memory, size and pictures; the zero
+	// value bounds nothing (see DefaultLimits).
+	Limits Limits
 
 	mu       sync.Mutex
 	embedded *server.Server
 	proc     *embedded.Process
 	addrs    map[sock.Family]netip.AddrPort
 
+	failed failures  // the tests that failed, for the run's end
 	warned warnedSet // the warnings given so far, by cause
 
 	stateMu sync.Mutex
 	state   map[any]any // what front ends keep for the session, by key
+	checks  checkList   // the checks stated so far, under stateMu
 }
 
 // ResultFunc receives a test's result; err, if not nil, says why the test

@@ -3,6 +3,7 @@ package starlib
 import (
 	"go.starlark.net/starlark"
 
+	"netscript/starlib/checks"
 	"netscript/starlib/concurrency"
 	"netscript/starlib/format"
 	"netscript/starlib/help"
@@ -26,6 +27,7 @@ var modules = []*module.Module{
 	format.Module,      // format(), round()
 	concurrency.Module, // parallel(), aggregate()
 	std.Module,         // json, math, time, env()
+	checks.Module,      // check()
 	values.Module,      // no names: the help of results and their parts
 }
 

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"netscript/session"
+
 	"netscript/engine/client"
 	"netscript/engine/result"
 	"netscript/starlib/values"
@@ -43,7 +45,7 @@ func openJSONLines(path, runID string) (*jsonLines, error) {
 	if path == "-" {
 		return &jsonLines{w: bufio.NewWriter(os.Stdout), runID: runID}, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := session.CreateNamed(path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +57,7 @@ func openJSONLines(path, runID string) (*jsonLines, error) {
 type jsonLine struct {
 	RunID   string          `json:"run_id"`
 	Seq     int             `json:"seq"`  // 1, 2, ... over the run's lines
-	Kind    string          `json:"kind"` // "result" or "interim"
+	Kind    string          `json:"kind"` // "result", "interim" or "check"
 	Time    time.Time       `json:"time"` // when the line was written, UTC
 	Test    string          `json:"test,omitempty"`
 	Brand   string          `json:"brand,omitempty"`
@@ -64,13 +66,14 @@ type jsonLine struct {
 	Error   *string         `json:"error,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Sample  json.RawMessage `json:"sample,omitempty"`
+	Check   *session.Check  `json:"check,omitempty"`
 }
 
 // Result writes the line of a finished test (session.Session.OnResult); err, if not
 // nil, says why it was cut short and res is what it measured until then.
 func (j *jsonLines) Result(res *result.Result, err error) {
 	d, jerr := values.ResultJSON(res)
-	partial := err != nil
+	partial := err != nil && !res.Failed() // a failed result's error is its own
 	l := jsonLine{Kind: "result", Test: res.Test, Brand: res.Brand, Partial: &partial, Result: json.RawMessage(d)}
 	if jerr != nil {
 		msg := "encoding the result: " + jerr.Error()
@@ -97,6 +100,13 @@ func (j *jsonLines) Interim(i client.Interim) {
 		return
 	}
 	j.write(jsonLine{Kind: "interim", Test: i.Test, Brand: i.Brand, Units: i.Units, Sample: json.RawMessage(d)})
+}
+
+// Check writes the line of a check() as the script states it
+// (session.Session.OnCheck): kind "check", with its name, measured value,
+// bound and whether it passed.
+func (j *jsonLines) Check(c session.Check) {
+	j.write(jsonLine{Kind: "check", Test: c.Test, Brand: c.Brand, Check: &c})
 }
 
 func (j *jsonLines) write(l jsonLine) {

@@ -2,13 +2,14 @@
 // the other end of them.
 //
 //	netscript                       interactive session (REPL)
-//	netscript [--quiet] [--record RUN.json] [--json-lines FILE] [--host ADDR [--port N] [--server KIND]] FILE.star [NAME=VALUE ...]
+//	netscript [--quiet] [--keep-going] [--record RUN.json] [--json-lines FILE] [--host ADDR [--port N] [--server KIND]] FILE.star [NAME=VALUE ...]
 //	netscript [--quiet] [--record RUN.json] [--json-lines FILE] [--host ...] -c 'CODE' [NAME=VALUE ...]
 //	netscript replay RUN.json [NAME=VALUE ...]
 //	netscript show RUN.json [--chart]
 //	netscript report RUN.json -o REPORT.html
 //	netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--max-... bounds]
 //	netscript netperf [--script] NETPERF-ARGS...
+//	netscript monitor SCRIPT --every DUR --metrics-listen ADDR [--jitter F]
 //	netscript version
 package main
 
@@ -35,6 +36,8 @@ const (
 	exitOK          = 0
 	exitScriptError = 1
 	exitUsage       = 2
+	exitTestsFailed = 3 // the script ran to its end past tests that failed
+	exitCheckFailed = 4 // the script ran to its end, no test failed, and a check() failed
 	exitInterrupted = 130
 )
 
@@ -54,6 +57,8 @@ func run(args []string) int {
 			return versionCommand()
 		case "serve":
 			return serve(args[1:])
+		case "monitor":
+			return monitorCommand(args[1:])
 		case "netperf":
 			return netperfCommand("netscript netperf", args[1:])
 		case "help", "-h", "--help":
@@ -105,9 +110,10 @@ func run(args []string) int {
 
 // flags are the options before the script (or -c) that say how to run it.
 type flags struct {
-	quiet  bool    // no live progress
-	record string  // write a record of the run to this file
-	code   *string // -c CODE
+	quiet     bool    // no live progress
+	keepGoing bool    // --keep-going: every test's failure is kept as a failed result
+	record    string  // write a record of the run to this file
+	code      *string // -c CODE
 
 	tokenFile string     // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
 	token     auth.Token // loaded from tokenFile or $NETSCRIPT_TOKEN before anything runs
@@ -116,12 +122,15 @@ type flags struct {
 	targetFlags                // --host, --port, --server as given
 	target      session.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
 	jsonLines   string         // --json-lines FILE ("-": stdout)
+	junit       string         // --junit FILE: the checks as a JUnit XML report
+	perm        permFlags      // --allow-*, --yes, --max-*
 }
 
 // parseFlags reads flags up to the first argument that is not one (the
 // script, or a NAME=VALUE after -c CODE).
 func parseFlags(args []string) (flags, []string, error) {
 	var o flags
+	o.perm.limits = session.DefaultLimits()
 	for len(args) > 0 {
 		a := args[0]
 		switch {
@@ -129,6 +138,8 @@ func parseFlags(args []string) (flags, []string, error) {
 			return o, args[1:], nil
 		case a == "-q" || a == "--quiet":
 			o.quiet = true
+		case a == "-k" || a == "--keep-going":
+			o.keepGoing = true
 		case a == "-c":
 			if len(args) < 2 {
 				return o, nil, fmt.Errorf("-c needs the code to run")
@@ -160,13 +171,25 @@ func parseFlags(args []string) (flags, []string, error) {
 			if o.server, args, err = valueFlag("server", "netscript or netserver", args); err != nil {
 				return o, nil, err
 			}
+		case isFileFlag(a, "junit"):
+			var err error
+			if o.junit, args, err = fileFlag("junit", args); err != nil {
+				return o, nil, err
+			}
 		case isFileFlag(a, "json-lines"):
 			var err error
 			if o.jsonLines, args, err = fileFlag("json-lines", args); err != nil {
 				return o, nil, err
 			}
 		case strings.HasPrefix(a, "-") && a != "-":
-			return o, nil, fmt.Errorf("unknown flag %s", a)
+			rest, ok, err := o.perm.parse(args)
+			if err != nil {
+				return o, nil, err
+			}
+			if !ok {
+				return o, nil, fmt.Errorf("unknown flag %s", a)
+			}
+			args = rest
 		default:
 			return o, args, nil
 		}
@@ -191,10 +214,15 @@ func usage(w io.Writer) {
   netscript netperf [--script] ARGS...  netperf 2.7.1's command line on netscript's engine, with
                                         netperf's output (--script: print the Starlark it amounts to);
                                         the binary run under the name netperf is the same
+  netscript monitor SCRIPT --every DUR --metrics-listen ADDR [--jitter F]
+                                        run SCRIPT again and again, its latest figures and
+                                        checks served to Prometheus (docs/ci.md)
   netscript version                     version, commit and Go version
 flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json
   --quiet, -q        no live progress on stderr
+  --keep-going, -k   a test that fails is kept as a failed result (ok False, its error) and the
+                     script goes on, as keep_going=True in every call; the exit status is then 3
   --token-file FILE  the secret to prove to servers that ask for one (else $NETSCRIPT_TOKEN)
   --host ADDR[:PORT] where every test that names no host goes (else $NETSCRIPT_HOST; default:
                      the embedded server); a test that names host keeps it, and its own port
@@ -202,6 +230,18 @@ flags before the script or -c:
   --server KIND      what answers at --host: netscript (netscript serve) or netserver
   --json-lines FILE  one JSON object per line as each test ends (and each interim sample);
                      - is stdout, and print() then goes to stderr
+permissions of a script file (docs/security.md; -c code and the REPL have them all):
+  --allow-read DIR   load() may read beneath DIR too (default: the script's own directory)
+  --allow-write DIR  plot(file=...) may write beneath DIR too (default: the working directory)
+  --allow-net[=HOST,...]
+                     tests may reach HOST (bare: every host) without asking; by default the
+                     embedded server, --host and hosts given as NAME=VALUE are allowed, and
+                     any other host is asked about on a terminal and refused without one
+  --yes, -y          replay: run the recorded script without showing it and asking
+  --max-steps N, --max-memory MB, --max-script-size KB, --max-picture-pixels N,
+  --max-picture-points N
+                     the limits a script stops at (defaults: 2e9 steps, 2048 MB, 1024 KB,
+                     1e8 pixels, 1e6 points)
 `)
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 	"netscript/engine/client"
 	"netscript/engine/result"
+	"netscript/junit"
 	"netscript/record"
 	"netscript/repl"
 	"netscript/script"
@@ -34,7 +36,7 @@ func scriptCommand(o flags, args []string) int {
 		sc = &session.Script{Name: "<command-line>", Src: []byte(*o.code)}
 	case len(args) > 0:
 		var err error
-		if sc, err = script.ReadScript(args[0]); err != nil {
+		if sc, err = script.ReadScript(args[0], o.perm.limits.ScriptBytes); err != nil {
 			fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 			return exitUsage
 		}
@@ -58,6 +60,10 @@ func scriptCommand(o flags, args []string) int {
 			fmt.Fprintf(os.Stderr, "netscript: read stdin: %v\n", err)
 			return exitUsage
 		}
+		if max := o.perm.limits.ScriptBytes; max > 0 && int64(len(src)) > max {
+			fmt.Fprintf(os.Stderr, "netscript: %v\n", &session.LimitError{What: fmt.Sprintf("the script on stdin is larger than %d KB", max>>10), Flag: "--max-script-size KB"})
+			return exitUsage
+		}
 		sc = &session.Script{Name: "<stdin>", Src: src}
 	}
 	kv, err := script.ParseArgs(args)
@@ -66,6 +72,7 @@ func scriptCommand(o flags, args []string) int {
 		return exitUsage
 	}
 	sc.Args = kv
+	o.perm.typedArgs = kv
 	code, _ := runScript(sc, o)
 	return code
 }
@@ -77,6 +84,7 @@ func newSession(o flags) *session.Session {
 	sess.Commit = commit
 	sess.Token = o.token
 	sess.Target = o.target
+	sess.KeepGoing = o.keepGoing
 	// The embedded server is this same binary in another process, so its
 	// figures are those of a separately started `netscript serve`.
 	if exe, err := os.Executable(); err == nil {
@@ -95,13 +103,24 @@ func newSession(o flags) *session.Session {
 func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	var out *os.File
 	if o.record != "" {
-		f, err := os.OpenFile(o.record, os.O_WRONLY|os.O_CREATE, 0o644)
+		f, err := session.CreateNamed(o.record, false)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, pathErr(err))
 			return exitUsage, nil
 		}
 		out = f
 		defer out.Close()
+	}
+
+	var junitOut *os.File
+	if o.junit != "" {
+		f, err := os.OpenFile(o.junit, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "netscript: --junit %s: %v\n", o.junit, pathErr(err))
+			return exitUsage, nil
+		}
+		junitOut = f
+		defer junitOut.Close()
 	}
 
 	runID := newRunID()
@@ -116,6 +135,11 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 
 	sess := newSession(o)
 	defer sess.Close()
+	sess.Limits = o.perm.limits
+	if o.code == nil {
+		// A file, stdin or a record's script: what the person allowed.
+		sess.Perms = o.perm.permissions(sc, o)
+	}
 	var rec record.Recorder
 	sess.OnResult = rec.Add
 	if jl != nil {
@@ -125,6 +149,7 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		}
 		sess.OnInterim = jl.Interim
 		sess.OnFailed = jl.Failed
+		sess.OnCheck = jl.Check
 		if o.jsonLines == "-" {
 			sess.Stdout = os.Stderr // stdout is the JSON lines'
 		}
@@ -143,6 +168,7 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		fmt.Fprintln(os.Stderr, aimedAt(o.target))
 	}
 
+	start := time.Now()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	th := thread.New("main", sess, ctx)
@@ -150,7 +176,16 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		cancel()
 		th.Cancel("interrupted")
 	})
+	var overMemory atomic.Bool
+	sess.Limits.WatchMemory(ctx, 50*time.Millisecond, func() {
+		overMemory.Store(true)
+		cancel()
+		th.Cancel("memory")
+	})
 	_, err := script.Exec(th, sc)
+	if lerr := limitHit(err, sess.Limits, overMemory.Load()); lerr != nil {
+		err = lerr
+	}
 	signal.Reset(os.Interrupt, syscall.SIGTERM)
 
 	code := exitOK
@@ -160,7 +195,38 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		reportInterrupt(os.Stderr, err)
 	case err != nil:
 		code = exitScriptError
-		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, script.Source(sc)))
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(script.FormatError(err, script.Source(sc))))
+	case sess.FailureLine() != "":
+		// The script ran to its end past failed tests: it says so, and
+		// the exit status does, so no one takes the run for a clean one.
+		code = exitTestsFailed
+		err = errors.New(sess.FailureLine())
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(err.Error()))
+	}
+	checks := sess.Checks()
+	if failed := sess.ChecksFailed(); failed > 0 {
+		fmt.Fprintf(os.Stderr, "netscript: %d of %d checks failed\n", failed, len(checks))
+		if code == exitOK {
+			code = exitCheckFailed
+		}
+	}
+	if junitOut != nil {
+		var serr error
+		if code == exitScriptError || code == exitInterrupted || code == exitTestsFailed {
+			serr = err
+			if serr == nil {
+				serr = errors.New("interrupted")
+			}
+		}
+		host, _ := os.Hostname()
+		jerr := junit.Write(junitOut, junit.Report{Script: sc.Name, Start: start, End: time.Now(),
+			Hostname: host, Checks: checks, Err: serr})
+		if jerr != nil {
+			fmt.Fprintf(os.Stderr, "netscript: --junit %s: %v\n", o.junit, jerr)
+			if code == exitOK {
+				code = exitScriptError
+			}
+		}
 	}
 	if jl != nil {
 		if jerr := jl.Close(); jerr != nil {
@@ -172,12 +238,16 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	}
 	results := rec.Results()
 	if run != nil {
-		run.End, run.Results = time.Now(), results
+		run.End, run.Results, run.Checks = time.Now(), results, checks
 		switch code {
+		case exitCheckFailed:
+			run.Status = record.RunChecksFailed
 		case exitInterrupted:
 			run.Status = record.RunInterrupted
 		case exitScriptError:
 			run.Status, run.Error = record.RunError, err.Error()
+		case exitTestsFailed:
+			run.Status, run.Error = record.RunFailed, err.Error()
 		}
 		if werr := writeRun(out, run); werr != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, werr)
@@ -187,6 +257,21 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		}
 	}
 	return code, results
+}
+
+// limitHit returns the limit a script's error says it hit, in the words
+// of the limit and its flag, or nil.
+func limitHit(err error, l session.Limits, overMemory bool) error {
+	if err == nil {
+		return nil
+	}
+	switch {
+	case overMemory:
+		return l.MemoryError()
+	case strings.Contains(err.Error(), "too many steps"):
+		return l.StepsError()
+	}
+	return nil
 }
 
 // writeRun replaces the contents of f with the record.

@@ -57,6 +57,7 @@ var layers = []struct {
 	{1, "netscript/internal/serveadvice", false},
 	{1, "netscript/internal/stoptest", false},
 	{1, "netscript/internal/doccheck", false},
+	{1, "netscript/internal/leakcheck", false},
 	{1, "netscript/session/", false},
 	{2, "netscript/session", false},
 	{3, "netscript/starlib/module", false},
@@ -67,6 +68,8 @@ var layers = []struct {
 	{8, "netscript/script", false},   // front ends' shared parts: running a script, the record format
 	{8, "netscript/record", false},
 	{8, "netscript/internal/startest", false},
+	{8, "netscript/junit", false},   // a run's checks as JUnit XML, for the script front end
+	{8, "netscript/monitor", false}, // the monitor's loop and metrics, below its subcommand
 	{9, "netscript/repl", false},
 	{9, "netscript/report", false},
 	{9, "netscript/netperfcli", false},
