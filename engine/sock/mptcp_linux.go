@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -139,4 +140,21 @@ func (r *MPTCPReader) Subflow(i int, c *result.TCPConn) bool {
 	}
 	connOf(&r.infos[i], c)
 	return true
+}
+
+// AcceptTick is Accept for a listener of IPPROTO_MPTCP, whose accept(2)
+// waits on its first subflow and so ignores the SO_RCVTIMEO that bounds
+// every other blocking call of the data path: it asks poll(2) for a
+// connection for at most Tick and returns EAGAIN if none came. The
+// listener should be non-blocking (SetNonblock), so one that another
+// thread took between the poll and the accept is EAGAIN too, never a wait.
+func AcceptTick(fd int, peer *Addr) (int, unix.Errno) {
+	ev, en := Poll(fd, unix.POLLIN, int(Tick/time.Millisecond))
+	if en != 0 {
+		return -1, en
+	}
+	if ev == 0 {
+		return -1, unix.EAGAIN
+	}
+	return Accept(fd, peer)
 }

@@ -343,6 +343,9 @@ type CRRServer struct {
 	// connTick: a UNIX domain listener's connections without a Ticker
 	// on the thread get socket timeouts of their own.
 	connTick bool
+	// mptcp: the listener is IPPROTO_MPTCP, whose accept ignores
+	// SO_RCVTIMEO; each accept is asked of poll(2) first (sock.AcceptTick).
+	mptcp bool
 }
 
 // Prepare allocates the loop's buffers.
@@ -371,8 +374,14 @@ func (s *CRRServer) Run() {
 			}
 		}
 	}
+	if s.mptcp = sock.IsMPTCP(s.LFD); s.mptcp {
+		if err := sock.SetNonblock(s.LFD, true); err != nil {
+			s.Err = fmt.Errorf("MPTCP listener: %w", err)
+			return
+		}
+	}
 	for !s.Stop.Load() {
-		fd, en := sock.Accept(s.LFD, &s.peer)
+		fd, en := s.accept()
 		if en != 0 {
 			if en == unix.EAGAIN || en == unix.EINTR || en == unix.ECONNABORTED {
 				continue
@@ -419,6 +428,14 @@ func (s *CRRServer) Run() {
 			return
 		}
 	}
+}
+
+// accept takes the next connection, waiting at most a tick for it.
+func (s *CRRServer) accept() (int, unix.Errno) {
+	if s.mptcp {
+		return sock.AcceptTick(s.LFD, &s.peer)
+	}
+	return sock.Accept(s.LFD, &s.peer)
 }
 
 func (s *CRRServer) serve(fd int) {
