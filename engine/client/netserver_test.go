@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -41,6 +42,10 @@ func TestNetserverWorkloads(t *testing.T) {
 	for _, w := range spec.Workloads() {
 		t.Run(w.Name, func(t *testing.T) {
 			s := npSpec(w, "127.0.0.1", port)
+			if w.Unix {
+				npRefused(t, s, "test "+w.Name)
+				return
+			}
 			if w.PerTransaction {
 				// A connection per transaction runs until netserver's
 				// timer (the length + 4 s) unless it ends by a count.
@@ -49,6 +54,8 @@ func TestNetserverWorkloads(t *testing.T) {
 			res := npRun(t, s)
 			rem := res.Remote
 			switch {
+			case w.Bidir:
+				checkNetserverBidir(t, res)
 			case w.PerTransaction:
 				if res.Transactions != 300 || rem.Transactions != 300 {
 					t.Errorf("transactions %d, netserver counted %d, want 300 both", res.Transactions, rem.Transactions)
@@ -89,6 +96,39 @@ func TestNetserverWorkloads(t *testing.T) {
 				t.Errorf("figures netserver cannot give are not None: %v %v", res.RemoteProcCPU, res.Config.RemoteCPUAffinity)
 			}
 		})
+	}
+}
+
+// npRefused runs s, which a netserver cannot run, and fails t unless it is
+// refused before any traffic with an error that names option.
+func npRefused(t *testing.T, s spec.Spec, option string) {
+	t.Helper()
+	res, err := client.Run(context.Background(), s, client.Options{})
+	var ne *spec.NetserverUnsupportedError
+	if !errors.As(err, &ne) || ne.Option != option || res != nil {
+		t.Fatalf("%s: got %v (result %v), want netserver refusing option %s", s.Workload.Name, err, res != nil, option)
+	}
+}
+
+// checkNetserverBidir: tcp_bidir against a netserver runs as a TCP_STREAM
+// and a TCP_MAERTS on one clock, each with its netserver's counts, and its
+// figures are their sums.
+func checkNetserverBidir(t *testing.T, res *result.Result) {
+	t.Helper()
+	tx, rx := res.Tx, res.Rx
+	if res.Config.Connections != 2 || tx == nil || rx == nil || tx.Remote == nil || rx.Remote == nil {
+		t.Fatalf("connections %d, tx %v, rx %v: want two directions with netserver's counts", res.Config.Connections, tx != nil, rx != nil)
+	}
+	if tx.Remote.BytesReceived != tx.BytesSent || tx.BytesSent == 0 {
+		t.Errorf("tx: sent %d bytes, netserver received %d", tx.BytesSent, tx.Remote.BytesReceived)
+	}
+	// netserver's timer interrupts its last send (see tcp_maerts).
+	got := rx.BytesReceived + rx.Drained
+	if got < rx.Remote.BytesSent || got-rx.Remote.BytesSent >= uint64(rx.Config.SendSize) || rx.BytesReceived == 0 {
+		t.Errorf("rx: received %d + %d drained bytes, netserver sent %d", rx.BytesReceived, rx.Drained, rx.Remote.BytesSent)
+	}
+	if res.BytesSent != tx.BytesSent || res.BytesReceived != rx.BytesReceived {
+		t.Errorf("bytes %d/%d, directions %d/%d", res.BytesSent, res.BytesReceived, tx.BytesSent, rx.BytesReceived)
 	}
 }
 
@@ -213,6 +253,9 @@ func TestNetserverOptions(t *testing.T) {
 func TestNetserverIPv6(t *testing.T) {
 	port := netservertest.Start(t, "::1")
 	for _, w := range spec.Workloads() {
+		if w.Unix {
+			continue // no address: refused against a netserver (TestNetserverWorkloads)
+		}
 		s := npSpec(w, "::1", port)
 		s.Family = sock.Inet6
 		if w.PerTransaction {
@@ -272,5 +315,26 @@ func TestNetserverCancel(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "interrupted") || res == nil || res.Transactions == 0 {
 		t.Errorf("cancelled test: %v, %v", res, err)
+	}
+}
+
+// TestNetserverBidirOneConnection: netserver has no test that sends both
+// ways on one connection, so tcp_bidir connections=1 against it is refused
+// before any traffic, saying so; a byte count runs both directions to it.
+func TestNetserverBidirOneConnection(t *testing.T) {
+	port := netservertest.Start(t, "127.0.0.1")
+	s := npSpec(spec.TCPBidir, "127.0.0.1", port)
+	s.Connections = 1
+	npRefused(t, s, "connections=1")
+	_, err := client.Run(context.Background(), s, client.Options{})
+	if err == nil || !strings.Contains(err.Error(), "connections=2") {
+		t.Errorf("error %v: want it to name connections=2", err)
+	}
+
+	s.Connections, s.Duration, s.Bytes = 2, 0, 2<<20
+	res := npRun(t, s)
+	if res.Tx.BytesSent != 2<<20 || res.Tx.Remote.BytesReceived != 2<<20 || res.Rx.BytesReceived != 2<<20 || res.Rx.Remote.BytesSent != 2<<20 {
+		t.Errorf("bytes=2M: tx sent %d (netserver received %d), rx received %d (netserver sent %d)",
+			res.Tx.BytesSent, res.Tx.Remote.BytesReceived, res.Rx.BytesReceived, res.Rx.Remote.BytesSent)
 	}
 }

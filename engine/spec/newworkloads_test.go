@@ -71,7 +71,7 @@ func TestBadInputOfNewWorkloads(t *testing.T) {
 		set  func(s *Spec)
 		want string
 	}{
-		{TCPBidir, func(s *Spec) {}, "option connections is not supported by netserver (netserver has no test that sends both ways on one connection"},
+		{TCPBidir, func(s *Spec) { s.Connections = 1 }, "option connections=1 is not supported by netserver (netserver has no test that sends both ways on one connection"},
 		{TCPStream, func(s *Spec) { s.Protocol = ProtocolMPTCP }, "option protocol is not supported by netserver"},
 		{UnixRR, func(s *Spec) {}, "option test unix_rr is not supported by netserver"},
 	} {
@@ -83,10 +83,12 @@ func TestBadInputOfNewWorkloads(t *testing.T) {
 			t.Errorf("%s against a netserver: %v, want %q", c.w.Name, err, c.want)
 		}
 	}
-	s := Default(TCPBidir)
-	s.Server, s.Host, s.Connections = ServerNetserver, "198.18.0.2", 2
-	if err := s.Validate(); err != nil {
-		t.Errorf("tcp_bidir connections=2 against a netserver: %v", err)
+	for _, conns := range []int{0, 2} { // not given: 2 against a netserver
+		s := Default(TCPBidir)
+		s.Server, s.Host, s.Connections = ServerNetserver, "198.18.0.2", conns
+		if err := s.Validate(); err != nil || !s.BidirSplit() {
+			t.Errorf("tcp_bidir connections=%d against a netserver: %v, split %v", conns, err, s.BidirSplit())
+		}
 	}
 }
 

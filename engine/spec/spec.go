@@ -102,8 +102,9 @@ type Spec struct {
 	// knobs.go.
 	Knobs sock.Knobs
 
-	// Connections is tcp_bidir's connections per flow: 1 (or 0), one
-	// that both ends send and receive on, or 2, one per direction.
+	// Connections is tcp_bidir's connections per flow: 1, one that both
+	// ends send and receive on, or 2, one per direction; 0 is 1, or 2
+	// against a netserver (BidirSplit).
 	Connections int
 	// File is what tcp_sendfile sends from; "": a temporary file of
 	// SendfileBlocks sends the client makes and removes

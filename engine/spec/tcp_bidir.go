@@ -19,8 +19,12 @@ var TCPBidir = &Workload{
 }
 
 // BidirSplit reports whether a tcp_bidir test runs with a connection per
-// direction, as its Pair.
-func (s *Spec) BidirSplit() bool { return s.Workload.Bidir && s.Connections == 2 }
+// direction, as its Pair: connections=2, or connections not given against
+// a netserver (which has no test that sends both ways on one connection,
+// but runs a TCP_STREAM and a TCP_MAERTS side by side).
+func (s *Spec) BidirSplit() bool {
+	return s.Workload.Bidir && (s.Connections == 2 || s.Connections == 0 && s.Netserver())
+}
 
 // validateBidir checks connections, and what a test both ways cannot do.
 func (s *Spec) validateBidir() error {
@@ -34,8 +38,8 @@ func (s *Spec) validateBidir() error {
 		return bad("control", "%s needs a control connection: the server sends too, and only a control connection can tell it how", s.Workload.Name)
 	}
 	if s.Netserver() && !s.BidirSplit() {
-		return &NetserverUnsupportedError{Option: OptConnections,
-			Why: "netserver has no test that sends both ways on one connection; connections=2 runs TCP_STREAM and TCP_MAERTS side by side"}
+		return &NetserverUnsupportedError{Option: OptConnections + "=1",
+			Why: "netserver has no test that sends both ways on one connection; connections=2 (the default against a netserver) runs TCP_STREAM and TCP_MAERTS side by side"}
 	}
 	return nil
 }

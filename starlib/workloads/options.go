@@ -153,7 +153,7 @@ var testOptions = []option{
 		func(s *spec.Spec, v starlark.Value) (err error) { s.RecvSize, err = toSize(v); return }},
 	{"bytes", "none", "a count of bytes sent to end after instead of a duration (netperf -l -N): an int or a string such as \"1G\"",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Bytes, err = toByteCount(v); return }},
-	{"connections", "1", "tcp_bidir: 1, one connection per flow that both ends send and receive on at once; 2, a connection each way per flow (a flow is then a tcp_stream and a tcp_maerts side by side)",
+	{"connections", "1 (2 against a netserver)", "tcp_bidir: 1, one connection per flow that both ends send and receive on at once; 2, a connection each way per flow (a flow is then a tcp_stream and a tcp_maerts side by side, as a netserver runs it)",
 		func(s *spec.Spec, v starlark.Value) (err error) {
 			s.Connections, err = toInt(v, -anyInt, anyInt)
 			return

@@ -31,7 +31,11 @@ func scriptTerms(err error) error {
 	walkErrors(err, func(e error) {
 		switch e := e.(type) {
 		case *spec.NetserverUnsupportedError:
-			replace(e.Error(), `server="netserver": option `+e.Option+`= is not supported by netserver`+e.Because())
+			opt := e.Option // a name, or already a phrase ("test unix_rr", "connections=1")
+			if !strings.ContainsAny(opt, " =") {
+				opt += "="
+			}
+			replace(e.Error(), `server="netserver": option `+opt+` is not supported by netserver`+e.Because())
 		case *spec.FlowListError:
 			replace(e.Error(), fmt.Sprintf("a list of %d %s for flows=%d: give one per flow", e.Len, e.What, e.Flows))
 		case *npwire.NotNetserverError:

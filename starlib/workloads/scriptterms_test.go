@@ -22,6 +22,10 @@ func TestScriptTerms(t *testing.T) {
 	}{
 		{fmt.Errorf("tcp_rr: %w", &spec.NetserverUnsupportedError{Option: "client", Why: "a netserver serves netperf"}),
 			`tcp_rr: server="netserver": option client= is not supported by netserver (a netserver serves netperf)`},
+		{fmt.Errorf("tcp_bidir: %w", &spec.NetserverUnsupportedError{Option: "connections=1", Why: "netserver has no test both ways"}),
+			`tcp_bidir: server="netserver": option connections=1 is not supported by netserver (netserver has no test both ways)`},
+		{fmt.Errorf("unix_rr: %w", &spec.NetserverUnsupportedError{Option: "test unix_rr"}),
+			`unix_rr: server="netserver": option test unix_rr is not supported by netserver`},
 		{&spec.OptionError{Option: "host", Err: spec.ErrNetserverNeedsHost},
 			`host: server="netserver" needs host: the embedded loopback server is netscript's`},
 		{&spec.OptionError{Option: "local", Err: &spec.FlowListError{Len: 1, What: "addresses", Flows: 3}},
