@@ -25,6 +25,11 @@ func (c *Command) testTitle() string {
 		return "MIGRATED UDP STREAM TEST"
 	case "TCP_CC":
 		return "TCP Connect/Close TEST"
+	case "TCP_SENDFILE":
+		return "TCP SENDFILE TEST"
+	}
+	if u := unixTests[c.TestName]; u != nil {
+		return u.title
 	}
 	return trunc("OMNI "+c.directionName()+" TEST", 31)
 }
@@ -54,6 +59,10 @@ func afName(v6 bool) string {
 // connection and the options in force. remote is the address the data
 // connection went to, if known.
 func (c *Command) Banner(out io.Writer, remote netip.Addr) {
+	if c.isUnix() {
+		fmt.Fprintln(out, c.testTitle()) // nettest_unix.c's tests name themselves only
+		return
+	}
 	v6 := remote.IsValid() && remote.Unmap().Is6() || !remote.IsValid() && c.dataFamily() == afInet6
 	if !remote.IsValid() && c.destAddr() == "localhost" && !v6 {
 		remote = netip.MustParseAddr("127.0.0.1")

@@ -11,6 +11,8 @@ func (c *Command) Classic(out io.Writer, f *Figures) {
 	switch {
 	case c.TestName == "TCP_CC":
 		c.classicCC(out, f, cpu)
+	case c.isUnix():
+		c.classicUnix(out, f, cpu)
 	case c.Verbosity <= 0:
 		c.terse(out, f, cpu)
 	case c.isRR() || c.isCC():
@@ -133,19 +135,24 @@ func (c *Command) classicStream(out io.Writer, f *Figures, cpu bool) {
 		r, s, m, f.Elapsed, f.Thruput, f.LocalCPU, f.RemoteCPU, f.LocalSD, f.RemoteSD, c.brand())
 }
 
-func (c *Command) classicUDPStream(out io.Writer, f *Figures, cpu bool) {
-	sent, recvd := c.localSendCalls(f), c.remoteRecvCalls(f)
-	errs := uint64(0)
+// udpStreamCounts are a datagram stream's two lines' figures: datagrams
+// sent, sends refused and datagrams received, and the sender's rate and
+// the receiver's (the test's throughput; 0 without a control connection,
+// as no receiver reports then, and netperf prints 0 there).
+func (c *Command) udpStreamCounts(f *Figures) (sent, errs, recvd uint64, sendRate, recvRate float64) {
+	sent, recvd = c.localSendCalls(f), c.remoteRecvCalls(f)
 	if u := f.Last.UDP; u != nil {
 		errs = u.Refused
 	}
-	// The first line is the sender's rate, the second the receiver's,
-	// which is the test's throughput; without a control connection no
-	// receiver reports (netperf prints 0 there).
-	sendRate, recvRate := c.calcThruput(float64(f.Last.BytesSent), f.Last.Elapsed), f.Thruput
+	sendRate, recvRate = c.calcThruput(float64(f.Last.BytesSent), f.Last.Elapsed), f.Thruput
 	if c.NoControl {
 		recvRate = 0
 	}
+	return
+}
+
+func (c *Command) classicUDPStream(out io.Writer, f *Figures, cpu bool) {
+	sent, errs, recvd, sendRate, recvRate := c.udpStreamCounts(f)
 	headers := c.PrintHeaders != 0
 	if !cpu {
 		if headers {

@@ -257,8 +257,9 @@ func dropWarning(ls []string) []string {
 	return out
 }
 
-// number is a number, with a % or, in the -v 2 histogram, the : after it.
-var number = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?[%:]?$`)
+// number is a number (%g's exponent form too, TCP_SENDFILE's bytes), with a %
+// or, in the -v 2 histogram, the : after it.
+var number = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?[%:]?$`)
 
 // variable are selectors whose values differ between any two runs
 // whatever they are: an identifier, the program's path, a time.

@@ -149,7 +149,8 @@ func TestWhatNetperfSays(t *testing.T) {
 func TestUnknownTests(t *testing.T) {
 	for _, tc := range []struct{ line, msg string }{
 		{"-t NO_SUCH_TEST", "The test you requested (NO_SUCH_TEST) is unknown to this netperf."},
-		{"-t TCP_SENDFILE", "netperf: -t TCP_SENDFILE is not run by netscript: it sends with send()"},
+		{"-t TCP_MSS", "netperf: -t TCP_MSS is not run by netscript: it runs no test that only reports the MSS"},
+		{"-H 198.18.0.2 -t STREAM_RR", "netperf: -t STREAM_RR with -H is not run by netscript: its UNIX domain tests run against its embedded server"},
 		{"-t omni -- -T sctp", "netperf: -t OMNI with protocol SCTP, direction Send is not run by netscript: it runs TCP and UDP tests"},
 		{"-t omni -- -T udp -d recv", "netperf: -t OMNI with protocol UDP, direction Receive is not run by netscript: it runs no UDP test where netserver sends"},
 		{"-t TCP_RR -- -r 0,1", "netperf: -- -r with an empty request or response is not run by netscript: netperf then sends nothing"},

@@ -45,7 +45,11 @@ func MainProgram(ctx context.Context, prog string, args []string, sess *session.
 		fmt.Fprint(stderr, Usage())
 		return 1
 	case c.Test.Help:
-		fmt.Fprint(stdout, TestUsage(c.Test.Omni))
+		if c.isUnix() {
+			fmt.Fprint(stdout, UnixUsage)
+		} else {
+			fmt.Fprint(stdout, TestUsage(c.Test.Omni))
+		}
 		return 1
 	case c.Test.List != 0:
 		fmt.Fprint(stdout, ListSelectors(c.Test.List != OutputHuman))

@@ -209,6 +209,9 @@ func (c *Command) kwargs(s *spec.Spec) []string {
 	if k.MaxPacingRate > 0 {
 		add("max_pacing_rate", strconv.FormatUint(k.MaxPacingRate, 10))
 	}
+	if s.File != "" {
+		add("file", strconv.Quote(s.File))
+	}
 	if s.NoControl {
 		add("control", "False")
 	}

@@ -23,8 +23,7 @@ func (r *Refusal) Error() string {
 // otherTests are netperf 2.7.1's tests that netscript does not run, with
 // the reason.
 var otherTests = map[string]string{
-	"TCP_MSS":      "it runs no test that only reports the MSS; -t TCP_STREAM -- -k TRANSPORT_MSS reports it",
-	"TCP_SENDFILE": "it sends with send(), not sendfile(); -t TCP_STREAM measures the same transfer",
+	"TCP_MSS": "it runs no test that only reports the MSS; -t TCP_STREAM -- -k TRANSPORT_MSS reports it",
 }
 
 // workload is the netscript test the command's test is: by the test's
@@ -32,8 +31,13 @@ var otherTests = map[string]string{
 // direction, a connection per transaction).
 func (c *Command) workload() (*spec.Workload, error) {
 	t := &c.Test
-	if c.TestName == "TCP_CC" {
+	switch {
+	case c.TestName == "TCP_CC":
 		return spec.TCPCC, nil
+	case c.TestName == "TCP_SENDFILE":
+		return spec.TCPSendfile, nil
+	case unixTests[c.TestName] != nil:
+		return c.unixWorkload()
 	}
 	if why, ok := otherTests[c.TestName]; ok {
 		return nil, &Refusal{"-t " + c.TestName, why}
@@ -170,6 +174,12 @@ func (c *Command) Spec() (spec.Spec, error) {
 	}
 	if t.ReceiveTimeout > 0 && w.Accepts(spec.OptTimeout) {
 		s.Timeout = time.Duration(t.ReceiveTimeout) * time.Second
+	}
+	if w == spec.TCPSendfile {
+		s.File = c.LocalFill // -F: the file netperf sends; "": a temporary one
+	}
+	if w.Unix {
+		c.unixSpec(&s)
 	}
 	s.NoControl = c.NoControl
 	if !s.Netserver() {

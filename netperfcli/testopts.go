@@ -71,6 +71,7 @@ type TestOptions struct {
 	RemoteConn     bool   // -N
 	CopyAvoid      bool   // -V
 	AIO            bool   // TCP_CC's -a, -A
+	UnixDir        string // the UNIX domain tests' -p dir (read; the server names its sockets)
 
 	Output    byte   // OutputClassic, OutputKeyval, OutputCSV, OutputHuman
 	Selection string // the -k/-o/-O argument; "": the test's default list
@@ -112,9 +113,15 @@ func (c *Command) parseTest(g *getopt, out, errOut io.Writer) error {
 			}
 		}
 		c.omniFinish()
-	case c.TestName == "TCP_CC" || c.TestName == "TCP_MSS":
+	case c.TestName == "TCP_CC" || c.TestName == "TCP_MSS" || c.TestName == "TCP_SENDFILE":
 		t.Connection = c.TestName == "TCP_CC"
-		t.ReqSize, t.RspSize = 1, 1 // nettest_bsd.c's defaults
+		if c.TestName == "TCP_SENDFILE" {
+			// A TCP_STREAM whose sends are sendfile(2) calls, asked of
+			// netserver as one (no request or response).
+			t.Direction = dirXmit
+		} else {
+			t.ReqSize, t.RspSize = 1, 1 // nettest_bsd.c's defaults
+		}
 		for o := g.opt(socketsOptions); o != done; o = g.opt(socketsOptions) {
 			c.socketsOption(o, g.optarg, warn)
 			if t.Help {
@@ -122,6 +129,10 @@ func (c *Command) parseTest(g *getopt, out, errOut io.Writer) error {
 			}
 		}
 		if err := c.socketsFinish(errOut); err != nil {
+			return err
+		}
+	case unixTests[c.TestName] != nil:
+		if err := c.parseUnix(g, out); err != nil {
 			return err
 		}
 	}

@@ -39,7 +39,10 @@ Global options:
     -s seconds        Wait seconds before the test starts
     -S                SO_KEEPALIVE on the data connection (netserver's end)
     -t testname       TCP_STREAM (default), TCP_MAERTS, TCP_RR, TCP_CRR, UDP_RR,
-                      UDP_STREAM, TCP_CC, omni, LOC_CPU, REM_CPU, UUID
+                      UDP_STREAM, TCP_CC, TCP_SENDFILE, omni, LOC_CPU, REM_CPU,
+                      UUID; STREAM_STREAM, STREAM_RR, DG_STREAM, DG_RR (UNIX
+                      domain, embedded server only; netperf 2.7.1 has them
+                      only when built with --enable-unixdomain)
     -T lcpu,rcpu      Bind the local / remote data path to a CPU
     -v verbosity      Verbosity (0: the figure alone, 2: the histogram dump)
     -V                Display the version and exit
@@ -56,20 +59,43 @@ marked * where a single value sets only the first. Sizes take K, M, G
 `
 }
 
+// UnixUsage is the UNIX domain tests' options' text (netperf -t
+// STREAM_RR -- -h).
+const UnixUsage = `
+Usage: netperf [global options] -- [test options]
+
+STREAM/DG UNIX Sockets Test Options (netscript's netperf):
+    -h                Display this text
+    -m bytes          Set the send size (STREAM_STREAM, DG_STREAM)
+    -M bytes          Set the recv size (STREAM_STREAM, DG_STREAM)
+    -p dir            Read and not used: the embedded server names its socket
+    -r req,res        Set request,response size (STREAM_RR, DG_RR)
+    -s send[,recv]    Set local socket send/recv buffer sizes
+    -S send[,recv]    Set remote socket send/recv buffer sizes
+
+These tests run against netscript's embedded server only (no -H): a UNIX
+domain socket is a name on this machine. The reference netperf 2.7.1 was
+built without them.
+`
+
 // TestUsage is the test-specific options' text (netperf -t TEST -- -h):
-// the omni test's, which the migrated tests share, or TCP_CC's.
+// the omni test's, which the migrated tests share, or TCP_CC's and
+// TCP_SENDFILE's.
 func TestUsage(omni bool) string {
 	if !omni {
 		return `
 Usage: netperf [global options] -- [test options]
 
-TCP_CC Test Options (netscript's netperf):
+TCP_CC and TCP_SENDFILE Test Options (netscript's netperf):
     -b number         Send number requests at start of _RR tests (ignored)
-    -C                Set TCP_CORK (ignored: TCP_CC sends no data)
+    -C                Set TCP_CORK (ignored by TCP_CC, which sends no data)
     -D                Set TCP_NODELAY on both ends
     -h                Display this text
     -H name,fam       Target of the data connection
     -L name,fam       Source of the data connection
+    -m bytes          TCP_SENDFILE: bytes per sendfile(2) call, from the
+                      global -F file (none: a temporary file)
+    -M bytes          TCP_SENDFILE: netserver's receive size
     -p min[,max]      The local port range to walk
     -P local[,remote] The local / remote data ports
     -s send[,recv]    Local socket send/recv buffer sizes
