@@ -33,13 +33,16 @@ import (
 // Requests and responses are one byte; stream messages SIZE (16384) bytes.
 // pingpong has no TCP_CC; its row compares netscript with the floor alone.
 
-const floorUsage = "usage: nsbench floor serve PORT | nsbench floor rr|crr|cc|udprr|stream HOST PORT SECONDS [SIZE]"
+const floorUsage = "usage: nsbench floor serve PORT | nsbench floor rr|crr|cc|udprr|stream HOST PORT SECONDS [SIZE] | nsbench floor local MODE SECONDS"
 
 // floorPorts is how many consecutive ports the floor's server takes.
 const floorPorts = 4
 
 // runFloor runs one floor command and returns the exit status.
 func runFloor(args []string) int {
+	if len(args) > 0 && args[0] == "local" {
+		return runLocalFloor(args[1:]) // floor_local.go
+	}
 	if len(args) == 2 && args[0] == "serve" {
 		port, err := strconv.Atoi(args[1])
 		if err != nil || port <= 0 || port > 65536-floorPorts {

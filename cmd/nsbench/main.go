@@ -57,6 +57,10 @@ type workload struct {
 	// row names a row that runs a workload with an option beside its
 	// plain row ("tcp_crr tcp_info=True"); "" is the workload's name.
 	row string
+	// local is the row's mode of nsbench floor local (floor_local.go),
+	// for the workloads pingpong has none for: the floor's client and
+	// server in one process, the server's threads on CPU 0.
+	local string
 }
 
 // label is the row's name, in the table and in -only.
@@ -84,6 +88,17 @@ var workloads = []workload{
 	{name: "tcp_maerts", pingpong: "stream", floor: "stream", extra: ", send_size=16384, nodelay=True", ppArgs: []string{"16384"}, serverSends: true},
 	// The reference has no TCP_CC: its row is netscript against the floor.
 	{name: "tcp_cc", floor: "cc", extra: ", nodelay=True"},
+	// Nor any of these (issue 32's): each row is netscript against a floor
+	// of its own (floor_local.go). Streams send 16384-byte messages.
+	{name: "tcp_bidir", local: "bidir", extra: ", send_size=16384, nodelay=True"},
+	{name: "tcp_sendfile", local: "sendfile", extra: ", send_size=16384, nodelay=True"},
+	{name: "unix_rr", local: "unixrr"},
+	{name: "unix_crr", local: "unixcrr"},
+	{name: "unix_stream", local: "unixstream", extra: ", send_size=16384"},
+	{name: "unixgram_rr", local: "unixgramrr"},
+	{name: "unixgram_stream", local: "unixgramstream", extra: ", send_size=16384"},
+	{name: "tcp_rr", local: "mptcprr", extra: ", nodelay=True, protocol='mptcp'", row: "tcp_rr protocol=mptcp"},
+	{name: "tcp_stream", local: "mptcpstream", extra: ", send_size=16384, nodelay=True, protocol='mptcp'", row: "tcp_stream protocol=mptcp"},
 }
 
 // target is where the reference's (or the floor's) client runs for a
@@ -186,6 +201,10 @@ func main() {
 		if *only != "" && !strings.Contains(","+*only+",", ","+w.label()+",") {
 			continue
 		}
+		if strings.HasPrefix(w.local, "mptcp") && !mptcpListenable() {
+			fmt.Printf("%-12s %-6s n/a (this kernel gives no MPTCP socket: net.mptcp.enabled=0, or no CONFIG_MPTCP)\n", w.label(), "")
+			continue
+		}
 		for _, place := range []struct{ name, cpu string }{{"same", "0"}, {"diff", "1"}} {
 			var ratios, nsv, ppv, floors, overFloor, overBase []float64
 			hasBase := *baseline != "" && hasBuiltin(*baseline, w.name) && w.row == "" // an older release may lack the option
@@ -203,6 +222,9 @@ func main() {
 					return measure(cpu, *pingpong, args...)
 				}
 				runFloor := func() float64 {
+					if w.local != "" {
+						return measure(place.cpu, self, "floor", "local", w.local, fmt.Sprint(*secs))
+					}
 					port, cpu := w.target(place.cpu, floorPort, floorPort1)
 					args := append([]string{"floor", w.floor, "127.0.0.1", strconv.Itoa(port), fmt.Sprint(*secs)}, w.ppArgs...)
 					return measure(cpu, self, args...)
