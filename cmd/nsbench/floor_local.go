@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -16,12 +19,13 @@ import (
 
 // The floor of the workloads pingpong has no mode for (issue 32's): UNIX
 // domain sockets, both ways on one TCP connection, sendfile(2) and MPTCP.
-// Client and server run in one process, as raw calls on blocking sockets
-// on locked threads like the rest of the floor; the server's threads pin
-// themselves to CPU 0, where netscript's daemon runs, and the client stays
-// where taskset put the process:
+// Raw calls on blocking sockets on locked threads like the rest of the
+// floor; the client starts the server as a process of its own, whose
+// threads pin themselves to CPU 0, where netscript's daemon runs, and the
+// client stays where taskset put it:
 //
 //	nsbench floor local MODE SECONDS
+//	nsbench floor local serve MODE DIR   (the server the client starts)
 //
 // MODE is unixrr, unixcrr, unixgramrr (one-byte transactions; prints
 // transactions/s), unixstream, unixgramstream, sendfile, bidir (16384-byte
@@ -37,6 +41,15 @@ const localSize = 16384
 
 // runLocalFloor runs nsbench floor local MODE SECONDS.
 func runLocalFloor(args []string) int {
+	if len(args) == 3 && args[0] == "serve" && localModes[args[1]] {
+		runtime.GOMAXPROCS(64) // as below
+		l := &localFloor{mode: args[1], dir: args[2]}
+		if err := l.serve(); err != nil {
+			fmt.Fprintf(os.Stderr, "nsbench floor: %s server: %v\n", l.mode, err)
+			return 1
+		}
+		return 0
+	}
 	if len(args) != 2 || !localModes[args[0]] {
 		fmt.Fprintln(os.Stderr, "usage: nsbench floor local unixrr|unixcrr|unixgramrr|unixstream|unixgramstream|sendfile|bidir|mptcprr|mptcpstream SECONDS")
 		return 2
@@ -149,11 +162,9 @@ func (l *localFloor) dial(family, typ, proto int, sa unix.Sockaddr) (int, error)
 	return fd, nil
 }
 
-// run sets up the mode's server, runs its client for l.d and returns the
-// client's figure.
-func (l *localFloor) run() (float64, error) {
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	family, typ, proto := unix.AF_UNIX, unix.SOCK_STREAM, 0
+// kind is the mode's socket: family, type and protocol.
+func (l *localFloor) kind() (family, typ, proto int) {
+	family, typ = unix.AF_UNIX, unix.SOCK_STREAM
 	switch l.mode {
 	case "unixgramrr", "unixgramstream":
 		typ = unix.SOCK_DGRAM
@@ -162,11 +173,23 @@ func (l *localFloor) run() (float64, error) {
 	case "mptcprr", "mptcpstream":
 		family, proto = unix.AF_INET, unix.IPPROTO_MPTCP
 	}
+	return family, typ, proto
+}
+
+// serve is the mode's server (nsbench floor local serve MODE DIR): it
+// listens, prints "READY" and the port (0 for a UNIX domain socket, whose
+// name is DIR/s), and serves until killed, its threads on CPU 0.
+func (l *localFloor) serve() error {
+	debug.SetGCPercent(-1)
+	family, typ, proto := l.kind()
 	lfd, sa, err := l.listen(family, typ, proto)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	defer unix.Close(lfd)
+	port := 0
+	if in, ok := sa.(*unix.SockaddrInet4); ok {
+		port = in.Port
+	}
 	switch l.mode {
 	case "unixrr", "mptcprr":
 		go floorAccept(lfd, func(fd int) { serverThread(); floorEcho(fd) }, false)
@@ -191,6 +214,52 @@ func (l *localFloor) run() (float64, error) {
 			}
 		}()
 	}
+	fmt.Printf("READY %d\n", port)
+	select {} // until killed
+}
+
+// startServer starts the mode's server as a process of its own (as
+// pingpong's and the floor's other servers are: a context switch between
+// two processes costs what it costs netscript and its daemon, where one
+// between two threads of a process keeps the address space) and returns
+// where to connect and the process, to kill at the end.
+func (l *localFloor) startServer() (unix.Sockaddr, *exec.Cmd, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd := exec.Command(self, "floor", "local", "serve", l.mode, l.dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	port, perr := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(line), "READY "))
+	if err != nil || perr != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, nil, fmt.Errorf("the floor's server said %q: %v", line, err)
+	}
+	if port > 0 {
+		return &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}, Port: port}, cmd, nil
+	}
+	return &unix.SockaddrUnix{Name: filepath.Join(l.dir, "s")}, cmd, nil
+}
+
+// run starts the mode's server, runs its client for l.d and returns the
+// client's figure.
+func (l *localFloor) run() (float64, error) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	family, typ, proto := l.kind()
+	sa, srv, err := l.startServer()
+	if err != nil {
+		return 0, err
+	}
+	defer func() { srv.Process.Kill(); srv.Wait() }()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if l.mode == "unixcrr" {
