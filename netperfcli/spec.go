@@ -179,7 +179,7 @@ func (c *Command) Spec() (spec.Spec, error) {
 		s.File = c.LocalFill // -F: the file netperf sends; "": a temporary one
 	}
 	if w.Unix {
-		c.unixSpec(&s)
+		unixSpec(&s)
 	}
 	s.NoControl = c.NoControl
 	if !s.Netserver() {

@@ -52,7 +52,7 @@ func (c *Command) parseUnix(g *getopt, out io.Writer) error {
 		t.Direction, t.Protocol, t.SocketType = dirXmit|dirRecv, protoUDP, "Datagram"
 	}
 	if c.NoControl {
-		return &Error{Msg: "The UNIX tests do not know how to run with no control connection", Status: 255}
+		return &Error{Msg: "The UNIX tests do not know how to run with no control connection", Status: 255, Stdout: true}
 	}
 	for o := g.opt(unixOptions); o != done; o = g.opt(unixOptions) {
 		v := g.optarg
@@ -95,12 +95,9 @@ func (c *Command) unixWorkload() (*spec.Workload, error) {
 
 // unixSpec leaves out what a UNIX domain socket has not: addresses,
 // ports and an address family.
-func (c *Command) unixSpec(s *spec.Spec) {
+func unixSpec(s *spec.Spec) {
 	s.Local, s.LocalPort, s.DataPort, s.Family = "", 0, 0, sock.Auto
 	s.LocalPortRange = nil
-	if s.Workload.Datagram && s.Workload.Bulk && c.Test.SendSize > 0 {
-		s.SendSize = c.Test.SendSize
-	}
 }
 
 // classicUnix is nettest_unix.c's table of the test: -v 0 the figure
