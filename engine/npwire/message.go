@@ -32,6 +32,8 @@ const (
 	TypeCPUCalibrate     = 5
 	TypePassphrase       = 6
 	TypeDoTCPStream      = 10
+	TypeTCPStreamResp    = 11
+	TypeTCPStreamResults = 12
 	TypeDoTCPRR          = 13
 	TypeDoUDPStream      = 16
 	TypeDoUDPRR          = 19
@@ -189,6 +191,10 @@ func Name(t int32) string {
 		return "PASSPHRASE"
 	case TypeDoTCPStream:
 		return "DO_TCP_STREAM"
+	case TypeTCPStreamResp:
+		return "TCP_STREAM_RESPONSE"
+	case TypeTCPStreamResults:
+		return "TCP_STREAM_RESULTS"
 	case TypeDoTCPRR:
 		return "DO_TCP_RR"
 	case TypeDoUDPStream:

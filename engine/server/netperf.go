@@ -119,7 +119,7 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr, sl *slot) {
 		}
 		idle++
 		switch m.Type {
-		case npwire.TypeDoOmni, npwire.TypeDoTCPCC:
+		case npwire.TypeDoOmni, npwire.TypeDoTCPCC, npwire.TypeDoTCPStream:
 			p, err := parseNetperf(&s.lim, m, chosen)
 			if err != nil {
 				s.npRefuse(c, peer, m, err)
@@ -176,6 +176,8 @@ func (s *Server) npRefuse(c net.Conn, peer string, m *npwire.Message, err error)
 		rsp = (&npwire.OmniResponse{}).Message(errno)
 	case npwire.TypeDoTCPCC:
 		rsp = (&npwire.TCPCCResponse{}).Message(errno)
+	case npwire.TypeDoTCPStream:
+		rsp = (&npwire.TCPStreamResponse{}).Message(errno)
 	default:
 		rsp = &npwire.Message{Type: m.Type, Word2: errno}
 	}

@@ -41,9 +41,10 @@ func TestOmniWorkload(t *testing.T) {
 		}
 	}
 	for _, w := range spec.Workloads() {
-		// Netperf has no request of its own for these: netserver runs no
-		// UNIX domain or both-ways test for a remote client, and a
-		// TCP_SENDFILE's receiving end is TCP_STREAM's.
+		// Netperf has no omni request for these: netserver runs no UNIX
+		// domain or both-ways test for a remote client, and netperf asks
+		// for TCP_SENDFILE's receiving end with DO_TCP_STREAM
+		// (NetperfClassic, TestNetperfSendfile).
 		if w.Unix || w.Bidir || w == spec.TCPSendfile {
 			continue
 		}

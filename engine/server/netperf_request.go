@@ -53,18 +53,20 @@ func errnoOf(err error) int32 {
 type npPlan struct {
 	w       *spec.Workload
 	setup   proto.Setup
-	omni    *npwire.OmniRequest  // the request, if DO_OMNI
-	cc      *npwire.TCPCCRequest // the request, if DO_TCP_CC
-	cpu     bool                 // measure the CPU (-C)
-	timed   bool                 // test_length > 0: netserver's timer may end it
-	timer   time.Duration        // when the server's own timer ends the test
-	pad     time.Duration        // how much of the timer was padding (netserver's PAD_TIME)
-	reqSize int                  // request and response sizes of an RR test, as answered
+	omni    *npwire.OmniRequest      // the request, if DO_OMNI
+	cc      *npwire.TCPCCRequest     // the request, if DO_TCP_CC
+	ts      *npwire.TCPStreamRequest // the request, if DO_TCP_STREAM (netperf's TCP_SENDFILE)
+	cpu     bool                     // measure the CPU (-C)
+	timed   bool                     // test_length > 0: netserver's timer may end it
+	timer   time.Duration            // when the server's own timer ends the test
+	pad     time.Duration            // how much of the timer was padding (netserver's PAD_TIME)
+	reqSize int                      // request and response sizes of an RR test, as answered
 	rspSize int
 	resp    *npwire.OmniResponse // the omni response sent, whose buffer netserver's results reuse
 }
 
-// parseNetperf turns one untrusted netperf request (DO_OMNI or DO_TCP_CC)
+// parseNetperf turns one untrusted netperf request (DO_OMNI, DO_TCP_CC or
+// DO_TCP_STREAM)
 // into a test to run, within l, or says why not. Every bound of the
 // native protocol applies, through CheckSetup, but for one: reused, the
 // data port this server chose for the connection's previous test (netperf
@@ -77,6 +79,8 @@ func parseNetperf(l *limits.Limits, m *npwire.Message, reused int) (*npPlan, err
 		p, err = parseOmni(npwire.DecodeOmniRequest(m))
 	case npwire.TypeDoTCPCC:
 		p, err = parseTCPCC(npwire.DecodeTCPCCRequest(m))
+	case npwire.TypeDoTCPStream:
+		p, err = parseTCPStream(npwire.DecodeTCPStreamRequest(m))
 	default:
 		return nil, npErrorf(npUnknownRequest, "netperf request %s is not a test netscript runs", npwire.Name(m.Type))
 	}
@@ -220,4 +224,42 @@ func parseTCPCC(r *npwire.TCPCCRequest) (*npPlan, error) {
 	s.DataPort = int(r.Port)
 	s.NoDelay = r.NoDelay != 0
 	return p, p.npLength(r.TestLength, false)
+}
+
+// parseTCPStream maps netperf's classic TCP_STREAM request, which netperf
+// 2.7.1 sends for TCP_SENDFILE: the far end receives as TCP_STREAM's,
+// until the sender's close.
+func parseTCPStream(r *npwire.TCPStreamRequest) (*npPlan, error) {
+	p := &npPlan{w: classicWorkload(npwire.TypeDoTCPStream), ts: r, cpu: r.MeasureCPU != 0}
+	if p.w == nil {
+		return nil, npErrorf(npUnknownRequest, "netperf request %s is not a test netscript runs", npwire.Name(npwire.TypeDoTCPStream))
+	}
+	if r.IPFamily != npwire.NFInet && r.IPFamily != npwire.NFInet6 && r.IPFamily != npwire.NFUnspec {
+		return nil, npErrorf(npEAFNOSUPPORT, "address family %d", r.IPFamily)
+	}
+	s := &p.setup
+	var err error
+	if s.SendBuffer, err = npSize("send buffer", r.SendBufSize); err != nil {
+		return nil, err
+	}
+	if s.RecvBuffer, err = npSize("receive buffer", r.RecvBufSize); err != nil {
+		return nil, err
+	}
+	if s.RecvSize, err = npSize("receive size", r.RecvSize); err != nil {
+		return nil, err
+	}
+	if r.Port < 0 || r.Port > 65535 {
+		return nil, npErrorf(npEINVAL, "data port %d", r.Port)
+	}
+	s.DataPort = int(r.Port)
+	s.NoDelay = r.NoDelay != 0
+	s.TCPInfo = true
+	// test_length is the test's seconds, or its count of bytes (-l -N),
+	// both positive: netserver cannot tell them apart either, and reads
+	// until the sender's close, its timer a backstop. So does this one
+	// (parseNetperf sets the bound's backstop for a test not timed).
+	if r.TestLength == 0 {
+		return nil, npErrorf(npEINVAL, "test length 0")
+	}
+	return p, nil
 }

@@ -232,8 +232,11 @@ type npResult struct {
 
 // request is a stand-in for the request a plan came from, for refusals.
 func (p *npPlan) request() *npwire.Message {
-	if p.cc != nil {
+	switch {
+	case p.cc != nil:
 		return &npwire.Message{Type: npwire.TypeDoTCPCC}
+	case p.ts != nil:
+		return &npwire.Message{Type: npwire.TypeDoTCPStream}
 	}
 	return &npwire.Message{Type: npwire.TypeDoOmni}
 }
@@ -248,6 +251,17 @@ func (p *npPlan) response(t *test) *npwire.Message {
 	if p.cc != nil {
 		r := &npwire.TCPCCResponse{RecvBufSize: int32(t.buffers.Recv), SendBufSize: int32(t.buffers.Send),
 			DataPort: int32(t.port), CPURate: rate, TestLength: p.cc.TestLength}
+		if p.setup.NoDelay {
+			r.NoDelay = 1
+		}
+		if p.cpu {
+			r.MeasureCPU = 1
+		}
+		return r.Message(0)
+	}
+	if p.ts != nil {
+		r := &npwire.TCPStreamResponse{RecvBufSize: int32(t.buffers.Recv), SendBufSize: int32(t.buffers.Send),
+			RecvSize: int32(t.recvSize), DataPort: int32(t.port), CPURate: rate, TestLength: p.ts.TestLength}
 		if p.setup.NoDelay {
 			r.NoDelay = 1
 		}
@@ -296,6 +310,11 @@ func (p *npPlan) results(r *npResult) *npwire.Message {
 		return (&npwire.TCPCCResults{BytesReceived: uint32(c.BytesReceived), RecvCalls: uint32(recvCalls),
 			TransReceived: uint32(c.Transactions), ElapsedTime: float32(r.elapsed.Seconds()), CPUUtil: util, ServDem: -1,
 			CPUMethod: npwire.ProcStat, NumCPUs: int32(npNumCPUs())}).Message(0)
+	}
+	if p.ts != nil {
+		return (&npwire.TCPStreamResults{BytesReceived: float64(c.BytesReceived), RecvCalls: uint32(recvCalls),
+			ElapsedTime: float32(r.elapsed.Seconds()), CPUUtil: util, ServDem: -1, CPUMethod: npwire.ProcStat,
+			NumCPUs: int32(npNumCPUs()), RecvBufSize: int32(r.buffers.Recv), SendBufSize: int32(r.buffers.Send)}).Message(0)
 	}
 	res := &npwire.OmniResults{BytesReceived: c.BytesReceived, RecvCalls: uint32(recvCalls), RecvBufSize: int32(r.buffers.Recv),
 		BytesSent: c.BytesSent, SendCalls: uint32(sendCalls), SendBufSize: int32(r.buffers.Send),

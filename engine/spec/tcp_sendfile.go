@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"netscript/engine/npwire"
 )
 
 // TCPSendfile is netperf's TCP_SENDFILE: TCP_STREAM whose sends are
@@ -19,6 +21,10 @@ var TCPSendfile = &Workload{
 	Takes:      []string{OptNoDelay, OptSendSize, OptRecvSize, OptBytes, OptFile, OptProtocol},
 	MuxServer:  true,
 	TakesKnobs: []string{OptCongestion, OptNotsentLowat, OptMSS, OptCork},
+	// netperf 2.7.1 sends DO_TCP_STREAM for its TCP_SENDFILE (a netperf
+	// client at --netperf-listen); netscript asks a netserver for an omni
+	// TCP_STREAM, as netperf's TCP_STREAM does.
+	NetperfClassic: npwire.TypeDoTCPStream,
 }
 
 // SendfileBlocks is how many sends the temporary file of tcp_sendfile
