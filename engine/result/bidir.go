@@ -103,12 +103,22 @@ func earlier(a, b *float64) *float64 {
 
 // sumSamples adds two lists of interim samples taken at about the same
 // instants (the two directions of one test) sample by sample, at a's
-// times, each sum carrying the work of both; where one
-// list is longer its samples are kept as they are.
+// times, each sum carrying the work of both; where one list is longer its
+// samples are kept as they are, but for one of b's that would end before
+// the sum's last (under load a sender's last sample ends at its last
+// send, past the deadline, and the receiver may have sampled once more
+// before it): its work goes into that last sample, so the times stay in
+// order and no work is lost.
 func sumSamples(a, b []Sample) []Sample {
 	out := make([]Sample, 0, max(len(a), len(b)))
 	for i := range max(len(a), len(b)) {
 		switch {
+		case i >= len(a) && len(out) > 0 && b[i].T <= out[len(out)-1].T:
+			o := &out[len(out)-1]
+			if o.Interval > 0 {
+				o.Throughput += b[i].Throughput * b[i].Interval / o.Interval
+			}
+			o.Retransmits = addOpt(o.Retransmits, b[i].Retransmits)
 		case i >= len(a):
 			out = append(out, b[i])
 		case i >= len(b):

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"netscript/engine/cpu"
+	"netscript/engine/sock"
 )
 
 // A test both ways on one connection (tcp_bidir, connections=1) runs two
@@ -27,28 +28,31 @@ type BidirLink struct {
 	done   chan struct{}
 	closed time.Duration // when the close arrived, from the loops' start
 	ok     bool          // the close arrived (else the receiver ended without it)
+	why    error         // why the receiver ended without it, if it knows
+	sent   atomic.Bool   // the sender has half-closed: the server's close may follow
 }
 
 // NewBidirLink returns a link not yet closed.
 func NewBidirLink() *BidirLink { return &BidirLink{done: make(chan struct{})} }
 
 // close records that the receiver is done: at, with the server's close
-// read if ok.
-func (k *BidirLink) close(at time.Duration, ok bool) {
-	k.closed, k.ok = at, ok
+// read if ok, else ended by why (nil: its bound passed).
+func (k *BidirLink) close(at time.Duration, ok bool, why error) {
+	k.closed, k.ok, k.why = at, ok, why
 	close(k.done)
 }
 
 // wait waits at most bound for the receiver, and returns when the
-// server's close arrived, and whether it did.
-func (k *BidirLink) wait(bound time.Duration) (time.Duration, bool) {
+// server's close arrived, whether it did, and if not, why the receiver
+// ended without it (nil: the bound passed).
+func (k *BidirLink) wait(bound time.Duration) (time.Duration, bool, error) {
 	t := time.NewTimer(bound)
 	defer t.Stop()
 	select {
 	case <-k.done:
-		return k.closed, k.ok
+		return k.closed, k.ok, k.why
 	case <-t.C:
-		return 0, false
+		return 0, false, nil
 	}
 }
 
@@ -92,14 +96,24 @@ type Parted interface {
 // waits for the receiver to read the server's close, which comes once the
 // server has read every byte sent.
 func (s *Stream) bidirWait() {
-	at, ok := s.Link.wait(s.Drain)
-	if !ok {
-		s.Err = fmt.Errorf("the server did not close the data connection within %v after the last send", s.Drain)
-		s.last = time.Since(s.Start)
+	at, ok, why := s.Link.wait(s.Drain)
+	switch {
+	case ok:
+		s.last = at
 		return
+	case why != nil:
+		s.Err = fmt.Errorf("the receiving direction ended before the server's close: %w", why)
+	default:
+		s.Err = fmt.Errorf("the server did not close the data connection within %v after the last send", s.Drain)
 	}
-	s.last = at
+	s.last = time.Since(s.Start)
 }
+
+// bidirEOF reports whether the end of the server's data that the receiver
+// of a test both ways just read is the server's close after the sender's
+// (so the end of the test, not a server gone early): under load the
+// receiver may next read after its deadline only once that close came.
+func (m *Maerts) bidirEOF() bool { return m.Link != nil && m.Link.sent.Load() }
 
 // bidirDrain is what the receiver of a test both ways does after its
 // measured interval: it reads, as drained, what the server sent after the
@@ -107,12 +121,16 @@ func (s *Stream) bidirWait() {
 // byte), and tells the sender when that was.
 func (m *Maerts) bidirDrain(bound time.Duration) {
 	if m.Err != nil {
-		m.Link.close(time.Since(m.Start), false)
+		m.Link.close(time.Since(m.Start), false, m.Err)
 		return
 	}
-	n, closed := Drain(m.FD, m.buf, bound)
+	n, en, closed := drainErr(m.FD, m.buf, bound)
 	m.Result.Drained += n
-	m.Link.close(time.Since(m.Start), closed)
+	var why error
+	if en != 0 {
+		why = fmt.Errorf("recv: %w", en)
+	}
+	m.Link.close(time.Since(m.Start), closed, why)
 }
 
 // BidirServer is the server loop of one connection of a test both ways:
@@ -135,7 +153,8 @@ type BidirServer struct {
 func NewBidirServer(fd, recvSize, sendSize int, bytes uint64, pace *Pacer, stop *atomic.Bool, zeroCopy bool) *BidirServer {
 	b := &BidirServer{}
 	b.Sink = StreamSink{FD: fd, RecvSize: recvSize, Stop: stop, keepOpen: true}
-	b.Source = MaertsSource{FD: fd, SendSize: sendSize, Bytes: bytes, Pace: pace, Stop: &b.halt, ZeroCopy: zeroCopy, holdClose: true}
+	b.Source = MaertsSource{FD: fd, SendSize: sendSize, Bytes: bytes, Pace: pace, Stop: &b.halt, ZeroCopy: zeroCopy, holdClose: true,
+		looped: make(chan struct{})}
 	return b
 }
 
@@ -160,6 +179,18 @@ func (b *BidirServer) Run() {
 		}
 	}()
 	b.Sink.Run()
+	if b.Source.Bytes > 0 && b.Sink.Err == nil && !b.Sink.Stop.Load() {
+		// A count each way: the client's close says its bytes are all
+		// read, not that the server's are all sent; the source sends
+		// the rest before it closes.
+		for done := false; !done && !b.Sink.Stop.Load(); {
+			select {
+			case <-b.Source.looped:
+				done = true
+			case <-time.After(sock.Tick):
+			}
+		}
+	}
 	b.halt.Store(true)
 	b.Threads = <-sent
 	c := &b.Counts

@@ -39,7 +39,7 @@ func (m *Maerts) Run() {
 	if m.buf == nil {
 		m.Prepare()
 	}
-	byDeadline := false
+	byDeadline, closed := false, false
 	for {
 		n, en := sock.Read(m.FD, m.buf)
 		now := time.Since(m.Start)
@@ -58,6 +58,14 @@ func (m *Maerts) Run() {
 			break
 		}
 		if n == 0 { // the server sent its byte count and closed
+			if m.bidirEOF() && (m.Bytes == 0 || m.Result.BytesReceived >= m.Bytes) {
+				// A timed test's sender half-closed at its deadline,
+				// which is this loop's (its start may lag the
+				// sender's by a thread's start-up: the interval is
+				// the sender's).
+				closed, byDeadline = true, m.Bytes == 0
+				break
+			}
 			if m.Bytes == 0 || m.Result.BytesReceived < m.Bytes {
 				m.Err = peerError{"recv"}
 			}
@@ -88,7 +96,9 @@ func (m *Maerts) Run() {
 		m.pubAt = 0
 		m.publish(m.Result.Elapsed)
 	}
-	if m.Link != nil {
+	if m.Link != nil && closed {
+		m.Link.close(time.Since(m.Start), true, nil)
+	} else if m.Link != nil {
 		m.bidirDrain(m.Drain)
 	}
 }
@@ -98,18 +108,24 @@ func (m *Maerts) Run() {
 // client reads with it what the server sent after the measured interval;
 // a TCP_RR client what is left after it half-closed.
 func Drain(fd int, buf []byte, timeout time.Duration) (uint64, bool) {
+	got, _, closed := drainErr(fd, buf, timeout)
+	return got, closed
+}
+
+// drainErr is Drain that also returns the error that ended it, if one did.
+func drainErr(fd int, buf []byte, timeout time.Duration) (uint64, unix.Errno, bool) {
 	var got uint64
 	deadline := time.Now().Add(timeout)
 	for {
 		n, en := sock.Read(fd, buf)
 		if en == unix.EAGAIN || en == unix.EINTR {
 			if time.Now().After(deadline) {
-				return got, false
+				return got, 0, false
 			}
 			continue
 		}
 		if en != 0 || n == 0 {
-			return got, en == 0
+			return got, en, en == 0
 		}
 		got += uint64(n)
 	}
@@ -135,6 +151,9 @@ type MaertsSource struct {
 	// sending side (a test both ways, whose close says that every byte
 	// of the other direction was read: bidir.go).
 	holdClose bool
+	// looped, if set, is closed when the sending loop ends, before any
+	// hold (a test both ways by a count of bytes waits for it).
+	looped chan struct{}
 }
 
 // Prepare allocates the loop's buffer.
@@ -152,6 +171,9 @@ func (s *MaertsSource) Run() {
 	}
 	defer sock.Shutdown(s.FD, unix.SHUT_WR)
 	defer s.hold()
+	if s.looped != nil {
+		defer close(s.looped)
+	}
 	if !s.startZeroCopy() {
 		return
 	}

@@ -100,6 +100,7 @@ func (s *Stream) Run() {
 	switch {
 	case s.Err != nil:
 	case s.Link != nil: // a test both ways: the receiver reads the close
+		s.Link.sent.Store(true)
 		if en := sock.Shutdown(s.FD, unix.SHUT_WR); en != 0 {
 			s.fail("shutdown", en)
 			s.Link.wait(s.Drain)
