@@ -33,11 +33,12 @@ func npSeeds() map[string]*npwire.Message {
 	huge.RequestSize, huge.DataPort, huge.TestLength = 1<<31-1, 70000, 1<<30
 	cc := &npwire.TCPCCRequest{RecvBufSize: -1, SendBufSize: -1, RecvAlign: 8, SendAlign: 8, RequestSize: 1, ResponseSize: 1,
 		TestLength: 1, IPFamily: npwire.NFInet}
+	sendfile := &npwire.TCPStreamRequest{RecvBufSize: -1, SendBufSize: -1, RecvAlign: 8, TestLength: 10, IPFamily: npwire.NFInet}
 	return map[string]*npwire.Message{
 		"tcp_rr": rr.Message(-1), "tcp_rr_cpu0": rr.Message(0), "tcp_stream": stream.Message(-1),
 		"tcp_maerts": maerts.Message(-1), "tcp_crr_fastopen": crr.Message(-1), "udp_rr": udp.Message(-1),
 		"udp_stream": udps.Message(-1), "tcp_rr_v6_cpu_count": v6.Message(-1), "absurd": huge.Message(-1),
-		"tcp_cc": cc.Message(-1), "sysinfo": {Type: npwire.TypeDoSysinfo}, "sctp": {Type: npwire.TypeDoSCTPStream},
+		"tcp_cc": cc.Message(-1), "tcp_sendfile": sendfile.Message(-1), "sysinfo": {Type: npwire.TypeDoSysinfo}, "sctp": {Type: npwire.TypeDoSCTPStream},
 	}
 }
 
@@ -98,7 +99,7 @@ func FuzzNetperfRequest(f *testing.F) {
 		if p.w.Messages && (s.Request < 1 || s.Response < 1) {
 			t.Fatalf("an RR test without a request or response: %+v", s)
 		}
-		if p.omni == nil && p.cc == nil {
+		if p.omni == nil && p.cc == nil && p.ts == nil {
 			t.Fatal("a plan without its request")
 		}
 	})
