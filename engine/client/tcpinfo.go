@@ -99,7 +99,8 @@ func (w *worker) withRetransmits(report func(Progress)) func(Progress) {
 }
 
 // sampleTCP adds the TCP figures of sample i to s: the retransmits over
-// its interval and the congestion window at its end, summed over flows.
+// its interval and the congestion window at its end, summed over flows,
+// and the smoothed RTT at its end, the mean over the flows.
 func sampleTCP(s *result.Sample, ss []workload.Sample, i int) {
 	if !ss[i].TCP {
 		return
@@ -110,6 +111,10 @@ func sampleTCP(s *result.Sample, ss []workload.Sample, i int) {
 	}
 	cwnd := uint64(ss[i].Cwnd)
 	s.Retransmits, s.Cwnd = &retr, &cwnd
+	if n := ss[i].RTTConns; n > 0 {
+		rtt := float64(ss[i].RTTSum) / float64(n)
+		s.RTT = &rtt
+	}
 }
 
 // endTCP takes the end readings into the flow's counts.
