@@ -20,7 +20,7 @@ func TestFlowInterimJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(string(b), `"tcp":null,"interim":[{"t":0.5,"throughput":100,"interval":0.5,"retransmits":2,"cwnd":10,"rtt":1500.5},{"t":1,"throughput":120,"interval":0.5,"retransmits":null,"cwnd":null,"rtt":null}]}`) {
+	if !strings.HasSuffix(string(b), `"tcp":null,"interim":[{"t":0.5,"throughput":100,"interval":0.5,"retransmits":2,"cwnd":10,"rtt":1500.5,"rcv_rtt":null},{"t":1,"throughput":120,"interval":0.5,"retransmits":null,"cwnd":null,"rtt":null,"rcv_rtt":null}]}`) {
 		t.Errorf("encoded as %s", b)
 	}
 	var back Flow

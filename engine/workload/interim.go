@@ -17,7 +17,12 @@ type Sample struct {
 	// has at most one; combined samples add them up).
 	RTTSum   uint64
 	RTTConns uint32
-	TCP      bool
+	// The same of the receiver's RTT estimate (tcpi_rcv_rtt, µs), which
+	// the end that only receives keeps from the timestamps its data
+	// echoes: the queue its data waits in.
+	RcvRTTSum   uint64
+	RcvRTTConns uint32
+	TCP         bool
 }
 
 // Interim collects a loop's interim samples (netperf's demo mode, -D): the

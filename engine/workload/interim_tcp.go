@@ -22,4 +22,7 @@ func (t *InterimTCP) read(s *Sample) {
 	if ti.Rtt > 0 {
 		s.RTTSum, s.RTTConns = uint64(ti.Rtt), 1
 	}
+	if ti.Rcv_rtt > 0 {
+		s.RcvRTTSum, s.RcvRTTConns = uint64(ti.Rcv_rtt), 1
+	}
 }
