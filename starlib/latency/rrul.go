@@ -206,7 +206,7 @@ func (c *rrulConfig) tests() (idle, loaded []test, err error) {
 		return nil, nil, err
 	}
 	for _, dir := range []struct {
-		on             bool
+		on              bool
 		label, workload string
 	}{{c.up, "upload", "tcp_stream"}, {c.down, "download", "tcp_maerts"}} {
 		if !dir.on {
