@@ -22,7 +22,7 @@ const (
 	draftSDT = 0.05 // Standard Deviation Tolerance, a fraction
 	draftINP = 1    // load-generating connections at the start (each way)
 	draftINC = 1    // connections added at each interval (each way)
-	draftMNP = 16   // at most this many connections (each way)
+	draftMNP = 16   // at most this many connections (both ways together)
 	draftMPS = 100  // probes per second at most
 	draftPTC = 0.05 // the share of the capacity probes may use
 )
@@ -47,7 +47,7 @@ type rpmConfig struct {
 	up, down bool
 	id       time.Duration // the draft's ID
 	limit    time.Duration // the time limit of section 5.4
-	mnp      int           // the draft's MNP, each way
+	mnp      int           // the draft's MNP, both ways together
 }
 
 // rpmInterval is what the run saw in one interval of the algorithm.
@@ -283,7 +283,7 @@ func responsivenessBuiltin(th *starlark.Thread, b *starlark.Builtin, args starla
 	}
 	cfg.up, cfg.down = direction != "down", direction != "up"
 	if mnp < 1 || mnp > 64 {
-		return nil, fmt.Errorf("%s: max_connections must be from 1 to 64 (each way), got %d", b.Name(), mnp)
+		return nil, fmt.Errorf("%s: max_connections must be from 1 to 64 (both ways together), got %d", b.Name(), mnp)
 	}
 	if cfg.id, err = durationArg(interval, defaultRPMInterval); err != nil {
 		return nil, fmt.Errorf("%s: interval: %w", b.Name(), err)
@@ -345,11 +345,16 @@ func measure(r *runner, cfg *rpmConfig) (starlark.Value, error) {
 			break
 		}
 		// Section 5.4, "at each interval": INC more, up to MNP.
+		// With both ways loaded, each way has half of MNP.
+		each := cfg.mnp
+		if cfg.up && cfg.down {
+			each = max(1, cfg.mnp/2)
+		}
 		for range draftINC {
-			if cfg.up && run.up < cfg.mnp {
+			if cfg.up && run.up < each {
 				run.addConnection(true)
 			}
-			if cfg.down && run.down < cfg.mnp {
+			if cfg.down && run.down < each {
 				run.addConnection(false)
 			}
 		}
