@@ -23,8 +23,8 @@ var Module = &module.Module{
 	},
 	Help: doc,
 	Index: map[string]string{
-		"rrul":           "flent's RRUL: streams each way and probes on one clock, idle then loaded",
-		"responsiveness": "the IETF draft's RPM: round trips per minute under working conditions",
+		"rrul":           "flent's RRUL: streams each way beside latency probes",
+		"responsiveness": "round trips per minute under load (IETF draft)",
 	},
 	Keywords: map[string][]string{
 		"rrul":           {"host", "port", "preset", "streams", "direction", "dscp", "duration", "idle", "interval"},

@@ -186,17 +186,18 @@ func (run *rpmRun) probeRate() float64 {
 }
 
 // foreignProbes sends foreign probes until the run stops (section 5.3):
-// tcp_crr tests of half an interval, one after another, each transaction a
+// tcp_crr tests of half an interval (a quarter second at least), one after another, each transaction a
 // new connection, a 1-byte request and a 1-byte response: the handshake
 // (the draft's tcp_f) and the request (its http_f) of a client meeting a
 // new server. A test's transaction times count in the interval it ends in.
 func (run *rpmRun) foreignProbes() {
 	for run.loadCtx.Err() == nil {
-		t, err := newTest("foreign probes", "tcp_crr", run.cfg.target, max(run.cfg.id/2, 100*time.Millisecond), 0)
+		t, err := newTest("foreign probes", "tcp_crr", run.cfg.target, max(run.cfg.id/2, 250*time.Millisecond), 0)
 		if err != nil {
 			run.fail(err)
 			return
 		}
+		t.probe = true
 		t.s.Rate = run.probeRate()
 		res, err := run.r.run(run.loadCtx, t, nil, nil)
 		if err != nil {
@@ -299,12 +300,14 @@ func responsivenessBuiltin(th *starlark.Thread, b *starlark.Builtin, args starla
 }
 
 // idleLatency sends foreign probes before any load, as networkQuality's
-// "Idle Latency": half an interval of tcp_crr at a tenth of MPS.
+// "Idle Latency": half an interval (a quarter second at least) of
+// tcp_crr at a tenth of MPS.
 func idleLatency(r *runner, cfg *rpmConfig) (*result.Result, error) {
-	t, err := newTest("idle probes", "tcp_crr", cfg.target, max(cfg.id/2, 100*time.Millisecond), 0)
+	t, err := newTest("idle probes", "tcp_crr", cfg.target, max(cfg.id/2, 250*time.Millisecond), 0)
 	if err != nil {
 		return nil, err
 	}
+	t.probe = true
 	t.s.Rate = draftMPS / 10
 	return r.run(r.ctx, t, nil, nil)
 }

@@ -86,7 +86,7 @@ func newRPM(run *rpmRun, st *rpmState, idle *result.Result) (starlark.Value, err
 		"interval":  starlark.Float(cfg.id.Seconds()),
 		"elapsed":   starlark.Float(float64(st.done) * cfg.id.Seconds()),
 		"direction": starlark.String(map[[2]bool]string{{true, true}: "both", {true, false}: "up", {false, true}: "down"}[[2]bool{cfg.up, cfg.down}]),
-		"load":      resultList(run.loads),
+		"streams":   resultList(run.loads),
 		"probes":    resultList(run.probes),
 		"idle":      idleV,
 	}
@@ -127,7 +127,15 @@ func (r *rpmResult) text() string {
 	if !math.IsNaN(r.idleMs) {
 		fmt.Fprintf(&b, "Idle Latency: %.3f milliseconds | %.0f RPM\n", r.idleMs, rpm(r.idleMs))
 	}
-	fmt.Fprintf(&b, "Load: %d connection(s) up, %d down, intervals of %v; foreign %.3f ms, self %.3f ms (draft-ietf-ippm-responsiveness-09, TCP only)",
-		r.upConns, r.downConns, r.cfg.id.Round(time.Millisecond), r.foreignMs, r.selfMs)
+	fmt.Fprintf(&b, "Load: %d connection(s) up, %d down, intervals of %v; foreign probes %s, self probes %s (draft-ietf-ippm-responsiveness-09, TCP only)",
+		r.upConns, r.downConns, r.cfg.id.Round(time.Millisecond), msOrNone(r.foreignMs), msOrNone(r.selfMs))
 	return b.String()
+}
+
+// msOrNone is a round trip in ms, or "none" without probes.
+func msOrNone(ms float64) string {
+	if math.IsNaN(ms) {
+		return "none"
+	}
+	return fmt.Sprintf("%.3f ms", ms)
 }

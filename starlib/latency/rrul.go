@@ -189,10 +189,12 @@ func (c *rrulConfig) probeTests(d time.Duration) ([]test, error) {
 		return nil, err
 	}
 	tcp.s.NoDelay = true
+	tcp.probe = true
 	udp, err := newTest("UDP RR "+udpMark.name, "udp_rr", c.target, d, c.interval)
 	if err != nil {
 		return nil, err
 	}
+	udp.probe = true
 	if c.dscp {
 		udp = udp.withTOS(udpMark.tos)
 	}
