@@ -133,6 +133,7 @@ func (run *rpmRun) addConnection(up bool) {
 		run.fail(err)
 		return
 	}
+	t = t.bulk()
 	sample := func(p client.Interim) {
 		bytes := p.Throughput * 1e6 / 8 * p.Interval
 		rtt := p.RTT

@@ -227,6 +227,7 @@ func (c *rrulConfig) tests() (idle, loaded []test, err error) {
 			if err != nil {
 				return nil, nil, err
 			}
+			t = t.bulk()
 			if c.dscp {
 				t = t.withTOS(m.tos)
 			}

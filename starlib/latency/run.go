@@ -74,6 +74,15 @@ func newTest(name, workload string, t target, duration, interval time.Duration) 
 	return test{name: name, s: s}, nil
 }
 
+// bulk is t as a load of the call's: no liveness bound. A stream that
+// loses to the others at a small queue backs off for seconds at a time
+// (its retransmission timer doubles), which is what the call measures,
+// not a dead peer; the call's own length bounds it.
+func (t test) bulk() test {
+	t.s.Liveness = spec.LivenessOff
+	return t
+}
+
 // withTOS marks a test's data sockets on both ends with the byte tos
 // (IP_TOS, IPV6_TCLASS).
 func (t test) withTOS(tos int) test {
