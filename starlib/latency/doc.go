@@ -18,11 +18,11 @@ The result: latency.idle and latency.loaded (every probe transaction, with
 every percentile; latency.ratio is loaded over idle at p50), up and down
 (each stream's result, interim samples with throughput, rtt, rcv_rtt, cwnd
 and retransmits), probes.idle and probes.loaded, throughput.up and .down
-(Mbit/s), and ping: each probe's latency over time (ms), for timeseries().
+(Mbit/s), ping: each probe's latency over time (ms), and panels: flent's
+picture (download, upload, latency) for timeseries() to stack.
   r = rrul(duration=5, streams=2)
   print(r, r.latency.loaded.p99)
-  timeseries(r.down + r.up, file="rrul.svg")
-  timeseries(r.ping, y="latency", file="ping.svg")`,
+  timeseries(r.panels, y={"probe latency (ms)": "latency"}, file="rrul.svg")`,
 	"responsiveness": `responsiveness(host=None, port=None, direction="both", ...) -> responsiveness
 
 Measures responsiveness under working conditions as the IETF draft does

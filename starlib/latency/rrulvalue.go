@@ -64,6 +64,7 @@ func newRRUL(cfg *rrulConfig, idle, loaded []*result.Result) (starlark.Value, er
 			"up": starlark.Float(sum(r.up)), "down": starlark.Float(sum(r.down)), "units": starlark.String("Mbit/s")}),
 		"ping": r.ping(start),
 	}
+	attrs["panels"] = r.panels(attrs)
 	return &value{typ: "rrul", attrs: attrs, text: r.text}, nil
 }
 
@@ -118,6 +119,24 @@ func (r *rrulResult) ping(start float64) *starlark.List {
 		lines = append(lines, line)
 	}
 	return starlark.NewList(lines)
+}
+
+// pingPanel is the title of the probes' panel in panels.
+const pingPanel = "probe latency (ms)"
+
+// panels is flent's rrul picture as timeseries() draws it from a dict:
+// the download, the upload (those loaded) and the probes' latency, one
+// above the other on one clock.
+func (r *rrulResult) panels(attrs starlark.StringDict) *starlark.Dict {
+	d := starlark.NewDict(3)
+	if len(r.down) > 0 {
+		d.SetKey(starlark.String("TCP download"), attrs["down"])
+	}
+	if len(r.up) > 0 {
+		d.SetKey(starlark.String("TCP upload"), attrs["up"])
+	}
+	d.SetKey(starlark.String(pingPanel), attrs["ping"])
+	return d
 }
 
 // text is print()'s summary: throughput each way with each stream's
