@@ -243,7 +243,7 @@ func TestNotNetscript(t *testing.T) {
 		time.Sleep(time.Second)
 	})
 	r := netscript(t, 20*time.Second, "-c", fmt.Sprintf("tcp_crr(host='127.0.0.1', port=%d, duration=1)", port))
-	oneLine(t, r, 1, "not a netscript control endpoint")
+	oneLine(t, r, 1, fmt.Sprintf(`tcp_crr: 127.0.0.1:%d is an SSH server (it greets with "SSH-2.0-OpenSSH_9.2"), not a netscript daemon: check host and port`, port))
 }
 
 // TestServerClosesMidTest: the server answers for a while, then closes its

@@ -56,6 +56,11 @@ type Options struct {
 	// Netperf, if set, is what a netperf command line asks of a netserver
 	// beyond the spec (a test against a netserver only).
 	Netperf *NetperfRequest
+	// NoProbes keeps the client from asking a far end that does not greet
+	// what it is on connections of its own (probe.go), so that it sends
+	// it nothing but the preamble: a daemon that runs the client side for
+	// a script sends nothing else to a host the script named.
+	NoProbes bool
 
 	noTCP bool // runWithout: do not ask the server for TCP_INFO
 }
@@ -165,7 +170,7 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 // runOnce runs the test on one control connection; beats asks the server
 // for heartbeats.
 func runOnce(ctx context.Context, s spec.Spec, opt Options, ctrlAddr netip.AddrPort, beats bool) (*result.Result, error) {
-	pc, key, err := Dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
+	pc, key, err := dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token, !opt.NoProbes)
 	if err != nil {
 		return nil, err
 	}
@@ -180,6 +185,12 @@ func runOnce(ctx context.Context, s spec.Spec, opt Options, ctrlAddr netip.AddrP
 // open server. It returns the session's data key (auth.DataKey), with which
 // the test's flows greet their endpoints.
 func Dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, []byte, error) {
+	return dial(ctx, addr, timeout, tok, true)
+}
+
+// dial is Dial; probe lets it ask a far end that does not greet what it is
+// (probe.go), on connections of its own.
+func dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token, probe bool) (*proto.Conn, []byte, error) {
 	// The key is derived (an Argon2id) before connecting, so the server's
 	// handshake bound never waits on this machine's load.
 	secret := auth.NewSecret(tok)
@@ -205,7 +216,22 @@ func Dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok a
 	}
 	pc := proto.NewConn(c)
 	pc.MaxFrame = maxResultsFrame
-	if err := pc.Handshake(ControlTimeout, false); err != nil {
+	if err := pc.SendPreamble(ControlTimeout); err != nil {
+		c.Close()
+		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
+	}
+	// What answers is named within the connect timeout when it is not a
+	// netscript daemon (peer.go).
+	p, err := awaitGreeting(ctx, c, addr.String(), timeout, probe)
+	if err != nil {
+		c.Close()
+		var pe *PeerError
+		if errors.As(err, &pe) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
+	}
+	if err := pc.CheckPreamble(p, ControlTimeout, false); err != nil {
 		c.Close()
 		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
 	}
