@@ -305,7 +305,7 @@ func nameBytes(b []byte) string {
 		return fmt.Sprintf("is an SSH server (it greets with %q)", printable(line, 60))
 	case PeerHTTP:
 		if bytes.Contains(b, []byte("HTTPS")) {
-			return fmt.Sprintf("is an HTTPS server (it answered %q)", printable(line, 60))
+			return fmt.Sprintf("is an HTTPS server (it answered a plain HTTP request with %q)", printable(line, 60))
 		}
 		return fmt.Sprintf("is an HTTP server (it answered %q)", printable(line, 60))
 	case PeerTLS:
