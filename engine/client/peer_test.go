@@ -13,6 +13,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -206,4 +207,44 @@ func TestNamePeerNoProbes(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// slowGreeter is a proxy to the daemon at to that holds back the first
+// bytes the daemon sends on each connection for delay, as a daemon slow to
+// greet would; it counts the connections it forwards.
+func slowGreeter(t *testing.T, to netip.AddrPort, delay time.Duration, conns *atomic.Int64) netip.AddrPort {
+	return listener(t, func(c net.Conn) {
+		conns.Add(1)
+		d, err := net.Dial("tcp", to.String())
+		if err != nil {
+			return
+		}
+		defer d.Close()
+		go func() {
+			io.Copy(d, c)
+			d.(*net.TCPConn).CloseWrite()
+		}()
+		time.Sleep(delay)
+		io.Copy(c, d)
+	})
+}
+
+// TestNamePeerSlowDaemon: a netscript daemon that greets after the quiet
+// spell that starts the probes is still a netscript daemon: the test runs,
+// and the probes it was asked (on connections of their own) did it no
+// harm.
+func TestNamePeerSlowDaemon(t *testing.T) {
+	var conns atomic.Int64
+	addr := slowGreeter(t, startServer(t, nil), 2*time.Second, &conns)
+	s := spec.Default(spec.TCPRR)
+	s.Host, s.Port, s.Transactions, s.Duration = "127.0.0.1", int(addr.Port()), 10, 0
+	s.ConnectTimeout = 8 * time.Second // probes after 1.6 s, the greeting at 2 s
+	r, err := client.Run(context.Background(), s, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Transactions != 10 {
+		t.Errorf("%d transactions, want 10", r.Transactions)
+	}
+	t.Logf("%d connections reached the daemon", conns.Load())
 }
