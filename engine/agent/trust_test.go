@@ -268,14 +268,14 @@ func TestTargetNotNetscript(t *testing.T) {
 		token   bool           // the server is a netscript daemon with a token
 		want    string
 	}{
-		{"silent listener", spec.TCPStream, nil, false, false, false, "sent nothing in"},
+		{"silent listener", spec.TCPStream, nil, false, false, false, "said nothing in"},
 		{"an HTTP server", spec.TCPStream, http, false, false, false,
 			`is an HTTP server (it answered "HTTP/1.1 400 Bad Request"), not a netscript daemon; a daemon runs a test's client side only toward a netscript daemon`},
 		{"hangs up", spec.TCPRR, hangUp, false, false, false, "closed the connection without a word, not a netscript daemon"},
 		{"tcp_crr to an HTTP server", spec.TCPCRR, http, false, false, false, "not a netscript daemon"},
 		{"udp_stream to a UDP port", spec.UDPStream, nil, false, true, false, "connection refused"},
 		{"udp_stream, data port UDP", spec.UDPStream, http, true, false, false, "not a netscript daemon"},
-		{"udp_rr, data port UDP", spec.UDPRR, nil, true, false, false, "sent nothing in"},
+		{"udp_rr, data port UDP", spec.UDPRR, nil, true, false, false, "said nothing in"},
 		{"a daemon with a token", spec.UDPStream, nil, true, false, true, "this server requires a token"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -268,11 +268,11 @@ func silentWhat(waited time.Duration, daemon, probed bool) string {
 	w := waited
 	switch {
 	case daemon:
-		return fmt.Sprintf("accepted the connection and sent no greeting in %v, though a netscript daemon there greeted another (is it overloaded?)", w)
+		return fmt.Sprintf("sent no greeting in %v, though a netscript daemon there greeted another connection (is it overloaded?)", w)
 	case probed:
-		return fmt.Sprintf("accepted the connection and sent nothing in %v (a netscript daemon greets at once), nor answered a netserver's, an HTTP or a TLS question: a silent listener", w)
+		return fmt.Sprintf("said nothing in %v, nor answered a netserver, HTTP or TLS probe: a silent listener", w)
 	}
-	return fmt.Sprintf("accepted the connection and sent nothing in %v (a netscript daemon greets at once)", w)
+	return fmt.Sprintf("said nothing in %v (a netscript daemon greets at once)", w)
 }
 
 // kindOf is what sent b first, unasked.

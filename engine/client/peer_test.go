@@ -118,7 +118,7 @@ func TestNamePeer(t *testing.T) {
 			silent(c)
 		}), client.PeerSSH, `is an SSH server (it greets with "SSH-2.0-OpenSSH_9.6"), not a netscript daemon`},
 		{"silent", listener(t, silent), client.PeerSilent,
-			"nor answered a netserver's, an HTTP or a TLS question: a silent listener, not a netscript daemon"},
+			"said nothing in 5s, nor answered a netserver, HTTP or TLS probe: a silent listener, not a netscript daemon"},
 		// A close with our preamble unread is a reset.
 		{"closes", listener(t, func(net.Conn) {}), client.PeerClosed, "the connection without a word, not a netscript daemon"},
 		{"other bytes", listener(t, func(c net.Conn) {
@@ -186,7 +186,7 @@ func TestNamePeerNoProbes(t *testing.T) {
 	s.Host, s.Port, s.ConnectTimeout = "127.0.0.1", int(addr.Port()), time.Second
 	_, err := client.Run(context.Background(), s, client.Options{NoProbes: true})
 	var pe *client.PeerError
-	if !errors.As(err, &pe) || pe.Kind != client.PeerSilent || !strings.Contains(err.Error(), "sent nothing in") {
+	if !errors.As(err, &pe) || pe.Kind != client.PeerSilent || !strings.Contains(err.Error(), "said nothing in") {
 		t.Fatalf("got %v, want a silent far end", err)
 	}
 	want := string(proto.AppendPreamble(nil, proto.Version))
