@@ -72,6 +72,7 @@ func (r *run) build(w *worker) *result.Result {
 	r.censored(res, w)
 	r.addTCP(res, w)
 	r.addZeroCopy(res, w)
+	r.addSchedule(res, w)
 	return res
 }
 
@@ -186,6 +187,7 @@ func (r *run) config(w *worker) result.Config {
 		Multiplexed:             w.mux != nil,
 		Client:                  r.opt.ClientName,
 	}
+	arrivalConfig(s, &cfg)
 	if pr := s.LocalPortRange; pr != nil {
 		cfg.LocalPorts = []int{pr.Lo, pr.Hi}
 	}

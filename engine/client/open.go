@@ -51,7 +51,7 @@ func localAddr(s *spec.Spec, i int, remote netip.Addr) (netip.AddrPort, error) {
 func newWorker(s *spec.Spec, host netip.Addr, port int, key []byte) (*worker, error) {
 	n := s.FlowCount()
 	w := &worker{kind: s.Workload, cpu: s.CPU, begin: make(chan struct{}), done: make(chan struct{}),
-		fine: s.Rate > 0 || n > 1, tcp: readsTCP(s) && !s.Workload.PerTransaction}
+		fine: s.Rate > 0 || s.Open() || n > 1, seed: uint64(time.Now().UnixNano()), tcp: readsTCP(s) && !s.Workload.PerTransaction}
 	if n > 1 {
 		if err := workload.NeedFDs(n, fmt.Sprintf("%d flows", n)); err != nil {
 			return nil, &spec.OptionError{Option: "flows", Err: err}
@@ -104,8 +104,8 @@ func newWorker(s *spec.Spec, host netip.Addr, port int, key []byte) (*worker, er
 	return w, nil
 }
 
-// loopOf is the shared state every flow's loop starts with.
-func (w *worker) loopOf(s *spec.Spec) workload.Loop {
+// loopOf is the shared state flow i's loop starts with.
+func (w *worker) loopOf(s *spec.Spec, i int) workload.Loop {
 	loop := workload.Loop{Limits: workload.Limits{Duration: s.Duration, Transactions: s.Transactions}, Stop: &w.stop}
 	if s.Workload.RR() {
 		loop.Hist = hist.New()
@@ -113,6 +113,7 @@ func (w *worker) loopOf(s *spec.Spec) workload.Loop {
 	if s.Workload.Paced() {
 		loop.Pace = workload.NewPacer(s.Rate)
 	}
+	loop.Arrive = w.arrival(s, i)
 	if s.Interval > 0 {
 		loop.Interim = workload.NewInterim(s.Interval, s.Duration)
 	}
@@ -123,7 +124,7 @@ func (w *worker) loopOf(s *spec.Spec) workload.Loop {
 // per transaction) and its loop, or its mux.Flow.
 func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort, key []byte) error {
 	k := s.Workload
-	cf := &datapath.ClientFlow{Spec: s, Loop: w.loopOf(s), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
+	cf := &datapath.ClientFlow{Spec: s, Loop: w.loopOf(s, f.index), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
 	if k.PerTransaction {
 		if err := w.perTransaction(s, f, cf, data, local); err != nil {
 			return err

@@ -84,6 +84,9 @@ var optionRules = []optionRule{
 	{OptSendSize, func(s *Spec) bool { return s.SendSize != 0 }, " (stream tests); request/response tests have request and response"},
 	{OptRecvSize, func(s *Spec) bool { return s.RecvSize != 0 }, " (stream tests); request/response tests have request and response"},
 	{OptBytes, func(s *Spec) bool { return s.Bytes != 0 }, " (stream tests); request/response tests end by transactions"},
+	{OptArrivalRate, func(s *Spec) bool { return s.Arrival.Rate != 0 }, ", whose requests can arrive on a schedule of their own"},
+	{OptArrival, func(s *Spec) bool { return s.Arrival.Kind != "" }, ", whose requests can arrive on a schedule of their own"},
+	{OptArrivalRamp, func(s *Spec) bool { return len(s.Arrival.Ramp) > 0 }, ", whose requests can arrive on a schedule of their own"},
 }
 
 // ruleOf returns the rule of the workload-specific option called name.

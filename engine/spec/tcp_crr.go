@@ -8,7 +8,7 @@ var TCPCRR = &Workload{
 	Short:          "connect, request, response, close per transaction",
 	PerTransaction: true,
 	Messages:       true,
-	Takes:          []string{OptTransactions, OptRequest, OptResponse, OptNoDelay, OptFastOpen, OptLocalPorts},
+	Takes:          []string{OptTransactions, OptRequest, OptResponse, OptNoDelay, OptFastOpen, OptLocalPorts, OptArrivalRate, OptArrival, OptArrivalRamp},
 	MuxClient:      true,
 	TakesKnobs:     []string{OptCongestion, OptNotsentLowat, OptMSS, OptTCPInfo},
 }
