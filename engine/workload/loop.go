@@ -150,9 +150,9 @@ func (l *Loop) finish(byDeadline bool) {
 		l.Interim.final(l.Result.Elapsed, l.Result.Transactions)
 	}
 	if a := l.Arrive; a != nil {
-		end := l.dead
+		end := l.dead // nothing placed at or after the deadline is counted
 		if !byDeadline {
-			end = time.Since(l.Start)
+			end = min(end, time.Since(l.Start))
 		}
 		a.Close(end, l.Limits.Transactions)
 		l.Result.Schedule = a.Counts

@@ -164,7 +164,7 @@ func (s *Schedule) place() {
 		s.next = never
 		return
 	}
-	s.next = time.Duration(t * 1e9)
+	s.next = time.Duration(math.Round(t * 1e9)) // to the nearest ns: k/rate lands on its instant
 }
 
 // advance moves to the next request.
