@@ -44,9 +44,6 @@ type Flow struct {
 	Censored *Censored `json:"censored"` // RR tests: this flow's transactions discarded at the end; nil for streams
 	// TCP is the client's TCP_INFO figures of this flow's connection(s).
 	TCP *TCP `json:"tcp"`
-	// Schedule is how this flow kept to its share of the arrival
-	// schedule; None for the closed model.
-	Schedule *Schedule `json:"schedule"`
 	// Interim is this flow's own interim samples, with interval: what the
 	// test's Interim holds, from this flow's counts alone and at the
 	// instants it took them (one flow's are the test's). Over sample k the
@@ -54,6 +51,9 @@ type Flow struct {
 	// the test's sample k; a flow that ran on past the others has samples
 	// beyond the test's. Empty without interval.
 	Interim []Sample `json:"interim"`
+	// Schedule is how this flow kept to its share of the arrival
+	// schedule; None for the closed model.
+	Schedule *Schedule `json:"schedule"`
 }
 
 // FlowRemote is the server's count of one flow's connection.
