@@ -270,4 +270,3 @@ func TestOpenModelRefusals(t *testing.T) {
 		t.Errorf("open model of %d flows: %v, multiplexed %v; want a thread per flow", s.Flows, err, s.Multiplexed())
 	}
 }
-
