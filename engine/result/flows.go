@@ -158,6 +158,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 	out.Remote = rem
 	aggregateTCP(out, rs)
 	out.UDP = aggregateUDP(rs)
+	out.Schedule = aggregateSchedule(rs)
 	out.StartSkew = Skew(starts, flows)
 	out.FirstSkew = FirstSkew(starts, flows)
 	h, err := MergeHist(rs)

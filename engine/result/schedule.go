@@ -40,3 +40,17 @@ func (s *Schedule) Finish() {
 		s.OnTime = &f
 	}
 }
+
+// aggregateSchedule sums the schedules of open-model results (nil unless
+// every result has one): aggregate() of such tests is one open model of
+// their arrivals together.
+func aggregateSchedule(rs []*Result) *Schedule {
+	s := &Schedule{}
+	for _, r := range rs {
+		if r.Schedule == nil {
+			return nil
+		}
+		s.Add(r.Schedule)
+	}
+	return s
+}
