@@ -89,9 +89,9 @@ func stallingServer(t *testing.T, every, at int, stall time.Duration) int {
 // so it equals the count of latencies above 25 ms (within the histogram's
 // buckets, and but for the last request, which has no next): 4 on a quiet
 // machine, and on a loaded one each of the client's own hiccups longer
-// than a gap adds one to both. The closed model's p99 depends on there
-// being no such hiccup in 2 of its 200 requests; a loaded machine gets
-// three tries at it.
+// than a gap adds one to both. The closed model's p99 stays low only if
+// none of its other 198 requests meets a hiccup of 12.5 ms or more; a
+// loaded machine gets four tries at it.
 func TestOpenModelChargesTheQueue(t *testing.T) {
 	const (
 		rate   = 40
@@ -161,8 +161,8 @@ func TestOpenModelChargesTheQueue(t *testing.T) {
 		if t.Failed() || closed.Latency.P99 < queued/2 {
 			return
 		}
-		if try == 3 {
-			t.Fatalf("closed model: p99 %.0f µs in each of 3 tries, want well below %.0f: it does not see the queue", closed.Latency.P99, queued)
+		if try == 4 {
+			t.Fatalf("closed model: p99 %.0f µs in each of 4 tries, want well below %.0f: it does not see the queue", closed.Latency.P99, queued)
 		}
 	}
 }
