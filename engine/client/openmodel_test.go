@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -90,8 +91,10 @@ func stallingServer(t *testing.T, every, at int, stall time.Duration) int {
 // buckets, and but for the last request, which has no next): 4 on a quiet
 // machine, and on a loaded one each of the client's own hiccups longer
 // than a gap adds one to both. The closed model's p99 stays low only if
-// none of its other 198 requests meets a hiccup of 12.5 ms or more; a
-// loaded machine gets four tries at it.
+// none of its other 198 requests meets a hiccup of 12.5 ms or more: a
+// loaded machine gets five tries at it, and where each met one only the
+// direction is checked (the open model's checks hold however loaded the
+// machine is).
 func TestOpenModelChargesTheQueue(t *testing.T) {
 	const (
 		rate   = 40
@@ -120,38 +123,40 @@ func TestOpenModelChargesTheQueue(t *testing.T) {
 		return res
 	}
 	queued := us(stall - period)
-	for try := 1; ; try++ {
-		open := run(true)
-		sc := open.Schedule
-		if sc == nil {
-			t.Fatal("the open model's result has no schedule")
-		}
-		above, reaching := countAbove(open, period)
-		t.Logf("try %d: open p99 %.0f µs max %.0f µs, %d scheduled %d sent %d late, max_behind %.0f µs, %d-%d latencies above %v",
-			try, open.Latency.P99, open.Latency.Max, sc.Scheduled, sc.Sent, sc.Late, sc.MaxBehind, above, reaching, period)
-		if sc.Scheduled != n || sc.Sent != n {
-			t.Errorf("schedule: %d scheduled, %d sent; want %d of %d", sc.Scheduled, sc.Sent, n, n)
-		}
-		if sc.Late < 4 || sc.Late+1 < above || sc.Late > reaching {
-			t.Errorf("%d late starts, want at least 4 (2 behind each stall) and as many as the %d-%d latencies above the %v gap", sc.Late, above, reaching, period)
-		}
-		if reaching == 4 && sc.Late != 4 {
-			t.Errorf("a quiet run (only the stalls and their queue above %v) counted %d late starts, want 4", period, sc.Late)
-		}
-		if sc.OnTime == nil || *sc.OnTime != float64(n-sc.Late)/n {
-			t.Errorf("on_time %v, want %v", sc.OnTime, float64(n-sc.Late)/n)
-		}
-		if sc.MaxBehind < us(period) {
-			t.Errorf("max_behind %.0f µs, want at least %v (the request due 25 ms after a stall went after its 50 ms answer)", sc.MaxBehind, stall-period)
-		}
-		if open.Latency.P99 < queued*0.99 {
-			t.Errorf("open model: p99 %.0f µs, want at least %.0f (the request queued behind each stall)", open.Latency.P99, queued)
-		}
-		if open.Latency.Max < us(stall) {
-			t.Errorf("open model: max %.0f µs, want at least the stall, %v", open.Latency.Max, stall)
-		}
+	open := run(true)
+	sc := open.Schedule
+	if sc == nil {
+		t.Fatal("the open model's result has no schedule")
+	}
+	above, reaching := countAbove(open, period)
+	t.Logf("open p99 %.0f µs max %.0f µs, %d scheduled %d sent %d late, max_behind %.0f µs, %d-%d latencies above %v",
+		open.Latency.P99, open.Latency.Max, sc.Scheduled, sc.Sent, sc.Late, sc.MaxBehind, above, reaching, period)
+	if sc.Scheduled != n || sc.Sent != n {
+		t.Errorf("schedule: %d scheduled, %d sent; want %d of %d", sc.Scheduled, sc.Sent, n, n)
+	}
+	if sc.Late < 4 || sc.Late+1 < above || sc.Late > reaching {
+		t.Errorf("%d late starts, want at least 4 (2 behind each stall) and as many as the %d-%d latencies above the %v gap", sc.Late, above, reaching, period)
+	}
+	if reaching == 4 && sc.Late != 4 {
+		t.Errorf("a quiet run (only the stalls and their queue above %v) counted %d late starts, want 4", period, sc.Late)
+	}
+	if sc.OnTime == nil || *sc.OnTime != float64(n-sc.Late)/n {
+		t.Errorf("on_time %v, want %v", sc.OnTime, float64(n-sc.Late)/n)
+	}
+	if sc.MaxBehind < us(period) {
+		t.Errorf("max_behind %.0f µs, want at least %v (the request due 25 ms after a stall went after its 50 ms answer)", sc.MaxBehind, stall-period)
+	}
+	if open.Latency.P99 < queued*0.99 {
+		t.Errorf("open model: p99 %.0f µs, want at least %.0f (the request queued behind each stall)", open.Latency.P99, queued)
+	}
+	if open.Latency.Max < us(stall) {
+		t.Errorf("open model: max %.0f µs, want at least the stall, %v", open.Latency.Max, stall)
+	}
+	var p99s []float64
+	for try := 1; try <= 5; try++ {
 		closed := run(false)
-		t.Logf("try %d: closed p99 %.0f µs max %.0f µs", try, closed.Latency.P99, closed.Latency.Max)
+		big, _ := countAbove(closed, stall*9/10)
+		t.Logf("try %d: closed p99 %.0f µs max %.0f µs, %d latencies above %v", try, closed.Latency.P99, closed.Latency.Max, big, stall*9/10)
 		if closed.Schedule != nil {
 			t.Errorf("the closed model's result has a schedule: %+v", closed.Schedule)
 		}
@@ -161,9 +166,16 @@ func TestOpenModelChargesTheQueue(t *testing.T) {
 		if t.Failed() || closed.Latency.P99 < queued/2 {
 			return
 		}
-		if try == 4 {
-			t.Fatalf("closed model: p99 %.0f µs in each of 4 tries, want well below %.0f: it does not see the queue", closed.Latency.P99, queued)
-		}
+		p99s = append(p99s, closed.Latency.P99)
+	}
+	// Five runs each met a hiccup: the machine is busier than two CPU
+	// hogs make it. What still holds there is the direction: the closed
+	// model's tail, hiccups and all, stays below the open model's, which
+	// has the same hiccups and the queue behind each.
+	sort.Float64s(p99s)
+	t.Logf("closed model: p99 above %.0f µs in each of 5 tries (%v): a loaded machine; checking only that their median is below the open model's", queued/2, p99s)
+	if p99s[2] >= open.Latency.P99 {
+		t.Errorf("closed model: median p99 %.0f µs over 5 tries, want below the open model's %.0f: it does not see the queue", p99s[2], open.Latency.P99)
 	}
 }
 
