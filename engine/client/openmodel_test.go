@@ -261,7 +261,6 @@ func TestOpenModelRefusals(t *testing.T) {
 		{"a rate too high", spec.UDPRR, func(s *spec.Spec) { s.Arrival.Rate = 2 * spec.MaxArrivalRate }, spec.OptArrivalRate},
 		{"with rate", spec.TCPRR, func(s *spec.Spec) { s.Arrival.Rate, s.Rate = 10, 10 }, "rate"},
 		{"with burst", spec.TCPRR, func(s *spec.Spec) { s.Arrival.Rate, s.Burst = 10, 2 }, spec.OptBurst},
-		{"with client=", spec.TCPRR, func(s *spec.Spec) { s.Arrival.Rate, s.Client = 10, "198.18.0.1" }, spec.OptArrivalRate},
 		{"down to 0 by count", spec.TCPCRR, func(s *spec.Spec) {
 			s.Duration, s.Transactions = 0, 10
 			s.Arrival.Rate, s.Arrival.Ramp = 10, []spec.Stage{{Target: 0, Duration: time.Second}}

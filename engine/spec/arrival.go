@@ -114,9 +114,6 @@ func (s *Spec) validateArrival() error {
 	if s.Burst != 0 {
 		return bad(OptBurst, "not with an arrival schedule: each flow keeps one request in flight and sends the next at its intended start (or, late, as soon as the answer comes); give flows for more at once")
 	}
-	if s.Client != "" {
-		return bad(OptArrivalRate, "not with client= yet: the daemon that runs the client side does not take an arrival schedule")
-	}
 	return nil
 }
 
