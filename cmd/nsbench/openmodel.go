@@ -11,7 +11,7 @@ const openModelRow = "openmodel"
 
 // openShares are the loads of the open-model rows, as shares of what the
 // closed model does on the same placement in the same round.
-var openShares = []float64{0.1, 0.25, 0.5}
+var openShares = []float64{0.05, 0.1, 0.25, 0.5}
 
 // benchOpenModel measures how well an open-model tcp_rr (arrival_rate)
 // keeps to its schedule: against a daemon on CPU 0 from a client on CPU 1,
