@@ -94,8 +94,8 @@ func (u *UDPRR) Run() {
 			u.Result.BytesSent += uint64(n)
 			break
 		}
-		u.sent[(head+inflight)%slots] = stamp
-		u.at[(head+inflight)%slots] = now
+		i := (head + inflight) % slots
+		u.sent[i], u.at[i] = stamp, now
 		inflight++
 		issued++
 		return 0
