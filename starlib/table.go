@@ -7,6 +7,7 @@ import (
 	"netscript/starlib/concurrency"
 	"netscript/starlib/format"
 	"netscript/starlib/help"
+	"netscript/starlib/latency"
 	"netscript/starlib/module"
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
@@ -26,6 +27,7 @@ var modules = []*module.Module{
 	plot.Module,        // plot(), latency_plot(), timeseries(), bars(), chart()
 	format.Module,      // format(), round()
 	concurrency.Module, // parallel(), aggregate()
+	latency.Module,     // rrul(), responsiveness()
 	std.Module,         // json, math, time, env()
 	checks.Module,      // check()
 	values.Module,      // no names: the help of results and their parts

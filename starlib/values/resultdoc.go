@@ -33,6 +33,6 @@ out; docs/results.md describes every field.
   schedule             open model (arrival_rate): scheduled, sent, late,
                        on_time, max_behind (µs); None for the closed model
   interim              with interval: samples t, throughput, interval (and
-                       retransmits, cwnd for TCP), one per interval
+                       retransmits, cwnd, rtt for TCP), one per interval
   flows                each flow's own figures and interim samples:
                        help("result.flows")`
