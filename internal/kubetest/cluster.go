@@ -67,7 +67,7 @@ func Start(t testing.TB, ns *netns.NS) *Cluster {
 	ns.Start(t, etcd, "--name=kubetest", "--data-dir="+filepath.Join(dir, "etcd"),
 		"--listen-client-urls="+client, "--advertise-client-urls="+client,
 		"--listen-peer-urls="+peer, "--initial-advertise-peer-urls="+peer,
-		"--initial-cluster=kubetest="+peer, "--log-level=warn")
+		"--initial-cluster=kubetest="+peer, "--logger=zap", "--log-level=warn")
 
 	c := &Cluster{NS: ns, Token: randomHex(t), URL: "https://127.0.0.1:" + strconv.Itoa(ports[2])}
 	tokens := filepath.Join(dir, "tokens.csv")
