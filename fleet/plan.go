@@ -16,6 +16,9 @@ type Options struct {
 	// either end (1 if 0): more, and tests on a node measure each other.
 	// An agent takes part in one test at a time whatever PerNode says.
 	PerNode int
+	// PerRound caps the tests of one round, all nodes together (0: no
+	// cap): what the controller and its network can set up at once.
+	PerRound int
 	// Seed makes the sample reproducible: the same agents, options and
 	// seed give the same plan.
 	Seed uint64
@@ -59,6 +62,9 @@ func NewPlan(agents []Agent, opt Options) (*Plan, error) {
 	if opt.PerNode == 0 {
 		opt.PerNode = 1
 	}
+	if opt.PerRound < 0 {
+		return nil, fmt.Errorf("fleet: per_round %d: want 0 (no cap) or the most tests at once", opt.PerRound)
+	}
 	if len(agents) > maxAgents {
 		return nil, fmt.Errorf("fleet: %d agents: a plan takes at most %d", len(agents), maxAgents)
 	}
@@ -91,7 +97,7 @@ func NewPlan(agents []Agent, opt Options) (*Plan, error) {
 	} else {
 		pairs = samplePairs(agents, keep, opt.Sample, opt.Seed)
 	}
-	return &Plan{Agents: agents, Rounds: schedule(agents, pairs, opt.PerNode), Pairs: len(pairs)}, nil
+	return &Plan{Agents: agents, Rounds: schedule(agents, pairs, opt.PerNode, opt.PerRound), Pairs: len(pairs)}, nil
 }
 
 // groupIndex is Group's answer as an index into Groups.

@@ -126,6 +126,23 @@ func TestPerNode(t *testing.T) {
 	}
 }
 
+// TestPerRound: a cap on each round's tests lengthens the plan and holds.
+func TestPerRound(t *testing.T) {
+	p, err := NewPlan(fleetOf(20, 1), Options{PerRound: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRounds(t, p, 1)
+	for i, r := range p.Rounds {
+		if len(r) > 3 {
+			t.Fatalf("round %d holds %d tests", i, len(r))
+		}
+	}
+	if len(p.Rounds) < 380/3 {
+		t.Errorf("%d rounds of at most 3 for 380 pairs", len(p.Rounds))
+	}
+}
+
 // TestSample: each agent tests against k others, the nearest groups
 // first, and the same seed gives the same plan.
 func TestSample(t *testing.T) {
@@ -193,6 +210,7 @@ func TestPlanRefuses(t *testing.T) {
 	}{
 		{a, Options{Sample: -1}, "sample -1"},
 		{a, Options{PerNode: -2}, "per_node -2"},
+		{a, Options{PerRound: -1}, "per_round -1"},
 		{a, Options{Groups: []string{"same-rack"}}, `group "same-rack": want one of`},
 		{[]Agent{a[0], a[0]}, Options{}, "are one daemon at 198.18.0.0:12866"},
 		{[]Agent{{Name: "x"}}, Options{}, "agent 0 (x) has no address"},
