@@ -1,11 +1,14 @@
 package fleet
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"net/netip"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fleetOf makes n agents, perNode on each node, nodes spread over zones
@@ -242,6 +245,36 @@ func BenchmarkPlan1000(b *testing.B) {
 	for b.Loop() {
 		if _, err := NewPlan(as, Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestProbe: an agent whose port accepts is up; one whose port is closed,
+// one not Ready and one without an address are each down, with why.
+func TestProbe(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	up := netip.MustParseAddrPort(ln.Addr().String())
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := netip.MustParseAddrPort(closed.Addr().String())
+	closed.Close()
+	agents := []Agent{
+		{Name: "up", Address: up.Addr(), Port: up.Port(), Ready: true},
+		{Name: "down", Address: down.Addr(), Port: down.Port(), Ready: true},
+		{Name: "unready", Address: up.Addr(), Port: up.Port()},
+		{Name: "pending", Ready: true},
+	}
+	errs := Probe(context.Background(), agents, 5*time.Second)
+	want := []string{"", "connection refused", "not Ready", "no address"}
+	for i, e := range errs {
+		if (e == nil) != (want[i] == "") || e != nil && !strings.Contains(e.Error(), want[i]) {
+			t.Errorf("%s: %v, want %q", agents[i].Name, e, want[i])
 		}
 	}
 }
