@@ -3,183 +3,62 @@ package netperfcli
 import (
 	"fmt"
 	"io"
-	"time"
-
-	"netscript/engine/sock"
-	"netscript/engine/spec"
 )
-
-// testTitle is how netperf's banner names each test.
-func testTitle(w *spec.Workload) string {
-	switch w.Netperf {
-	case "TCP_RR":
-		return "MIGRATED TCP REQUEST/RESPONSE TEST"
-	case "TCP_CRR":
-		return "MIGRATED TCP Connect/Request/Response TEST"
-	case "UDP_RR":
-		return "MIGRATED UDP REQUEST/RESPONSE TEST"
-	case "TCP_STREAM":
-		return "MIGRATED TCP STREAM TEST"
-	case "TCP_MAERTS":
-		return "MIGRATED TCP MAERTS TEST"
-	case "UDP_STREAM":
-		return "MIGRATED UDP STREAM TEST"
-	case "TCP_CC":
-		return "TCP Connect/Close TEST"
-	}
-	return w.Netperf + " TEST"
-}
-
-// firstBurst reports whether the banner names the burst (netperf does for
-// the request/response tests that keep their connection).
-func firstBurst(w *spec.Workload) bool { return w.Netperf == "TCP_RR" || w.Netperf == "UDP_RR" }
-
-// brandPrinted reports whether the classic table carries the -B brand:
-// only the brief form (-P 0), and netperf 2.7.1 drops it from TCP_CRR,
-// TCP_CC and UDP_STREAM.
-func (c *Command) brandPrinted() bool {
-	if c.Headers {
-		return false
-	}
-	switch c.Test.Netperf {
-	case "TCP_CRR", "TCP_CC", "UDP_STREAM":
-		return false
-	}
-	return true
-}
-
-// Banner writes netperf's first line: the test, both ends and the options
-// in force.
-func (c *Command) Banner(out io.Writer) {
-	v6 := c.Family == sock.Inet6
-	fam, any, anyName := "AF_INET", "0.0.0.0", "0.0.0.0"
-	if v6 {
-		fam, any, anyName = "AF_INET6", "::0", "::"
-	}
-	from := fmt.Sprintf("%s (%s)", any, anyName)
-	if l := c.dataLocal(); l != "" {
-		from = l + " ()"
-	}
-	host := c.Host
-	if host == "" {
-		host = "127.0.0.1"
-		if v6 {
-			host = "::1"
-		}
-	}
-	to := host + " ()"
-	if v6 {
-		to = fmt.Sprintf("%s (%s)", host, host)
-	}
-	fmt.Fprintf(out, "%s from %s port %d %s to %s port %d %s", testTitle(c.Test), from, c.LocalPort, fam, to, c.DataPort, fam)
-	if c.IterMax > 1 {
-		only := ""
-		if c.ResultOnly {
-			only = " on result only"
-		}
-		fmt.Fprintf(out, " : +/-%.3f%% @ %2d%% conf. %s", c.Width/2, c.Level, only)
-	}
-	if c.NoDelay {
-		fmt.Fprint(out, " : nodelay")
-	}
-	if c.NoControl {
-		fmt.Fprint(out, " : no control")
-	}
-	fmt.Fprint(out, " : histogram : interval : demo")
-	if firstBurst(c.Test) {
-		fmt.Fprintf(out, " : first burst %d", c.Burst)
-	}
-	if c.CPU != nil || c.RemoteCPUBind != nil {
-		fmt.Fprint(out, " : cpu bind")
-	}
-	fmt.Fprintln(out)
-}
-
-func (c *Command) dataLocal() string {
-	if c.DataLocal != "" {
-		return c.DataLocal
-	}
-	return c.Local
-}
-
-// Warning writes netperf's confidence warning block when the target was
-// missed (netperf's classic printers only, and not TCP_CC's).
-func (c *Command) Warning(out io.Writer, f *Figures) {
-	if f.Met || c.IterMax <= 1 || c.Test.Netperf == "TCP_CC" {
-		return
-	}
-	cpu := func(v float64) float64 { return max(v, 0) }
-	fmt.Fprintf(out, "!!! WARNING\n"+
-		"!!! Desired confidence was not achieved within the specified iterations.\n"+
-		"!!! This implies that there was variability in the test environment that\n"+
-		"!!! must be investigated before going further.\n"+
-		"!!! Confidence intervals: Throughput      : %.3f%%\n"+
-		"!!!                       Local CPU util  : %.3f%%\n"+
-		"!!!                       Remote CPU util : %.3f%%\n\n",
-		f.ThroughputConfid, cpu(f.LocalConfid), cpu(f.RemoteConfid))
-}
-
-// Interim writes the i-th interim result (from 0) as netperf's demo mode
-// does in the output form of the command: a line, CSV values or keyvals.
-func (c *Command) Interim(out io.Writer, i int, throughput, secs float64, ending time.Time) {
-	ms := ending.UnixMilli()
-	switch c.Output {
-	case OutputKeyval:
-		fmt.Fprintf(out, "NETPERF_INTERIM_RESULT[%d]=%.2f\nNETPERF_UNITS[%d]=%s\nNETPERF_INTERVAL[%d]=%.3f\nNETPERF_ENDING[%d]=%d.%03d\n",
-			i, throughput, i, c.units(), i, secs, i, ms/1000, ms%1000)
-	case OutputCSV:
-		fmt.Fprintf(out, "%.2f,%s,%.3f,%d.%03d\n", throughput, c.units(), secs, ms/1000, ms%1000)
-	default:
-		fmt.Fprintf(out, "Interim result: %7.2f %s/s over %.3f seconds ending at %d.%03d\n",
-			throughput, c.unitsWord(), secs, ms/1000, ms%1000)
-	}
-}
 
 // Classic writes the test's table as netperf 2.7.1 prints it.
 func (c *Command) Classic(out io.Writer, f *Figures) {
 	cpu := c.LocalCPU || c.RemoteCPU
 	switch {
-	case c.Verbosity == 0:
+	case c.TestName == "TCP_CC":
+		c.classicCC(out, f, cpu)
+	case c.Verbosity <= 0:
 		c.terse(out, f, cpu)
-	case c.Test.RR():
+	case c.isRR() || c.isCC():
 		c.classicRR(out, f, cpu)
-	case c.Test.Datagram:
+	case c.Test.Protocol == protoUDP:
 		c.classicUDPStream(out, f, cpu)
 	default:
 		c.classicStream(out, f, cpu)
 	}
 }
 
+// brand is what ends a classic line: the -B brand with -P 0, else
+// nothing (and nothing for the tests whose lines netperf 2.7.1 prints
+// without it).
 func (c *Command) brand() string {
-	if c.brandPrinted() {
-		return c.Brand
+	if c.PrintHeaders != 0 || c.Brand == nil {
+		return ""
 	}
-	return ""
+	switch c.TestName {
+	case "TCP_CRR", "TCP_CC", "UDP_STREAM":
+		return ""
+	}
+	return *c.Brand
 }
 
 func (c *Command) classicRR(out io.Writer, f *Figures, cpu bool) {
-	cfg := f.Last.Config
-	w := c.Test.Netperf
+	w := c.TestName
+	headers := c.PrintHeaders != 0
 	if !cpu {
 		switch {
-		case c.Headers && c.band():
+		case headers && c.band():
 			fmt.Fprintf(out, "Local /Remote\n"+
 				"Socket Size   Request  Resp.   Elapsed  \n"+
 				"Send   Recv   Size     Size    Time     Throughput \n"+
 				"bytes  Bytes  bytes    bytes   secs.    %s/sec   \n\n", c.unitsWord())
-		case c.Headers:
+		case headers:
 			fmt.Fprint(out, "Local /Remote\n"+
 				"Socket Size   Request  Resp.   Elapsed  Trans.\n"+
 				"Send   Recv   Size     Size    Time     Rate         \n"+
 				"bytes  Bytes  bytes    bytes   secs.    per sec   \n\n")
 		}
-		fmt.Fprintf(out, "%-6d %-6d %-6d   %-6d  %-6.2f   %7.2f   %s\n", cfg.LocalSendBuffer, cfg.LocalRecvBuffer,
-			c.reqSize(f), c.rspSize(f), f.Elapsed, f.Throughput, c.brand())
-		fmt.Fprintf(out, "%-6d %-6d\n", cfg.RemoteSendBuffer, cfg.RemoteRecvBuffer)
+		fmt.Fprintf(out, "%-6d %-6d %-6d   %-6d  %-6.2f   %7.2f   %s\n", c.lss(f), c.lsr(f),
+			c.reqSize(), c.rspSize(), f.Elapsed, f.Thruput, c.brand())
+		fmt.Fprintf(out, "%-6d %-6d\n", c.rss(f), c.rsr(f))
 		return
 	}
-	if c.Headers {
-		method := "% S    % S"
+	if headers {
+		method := fmt.Sprintf("%% %c    %% %c", f.Local.Method, f.Remote.Method)
 		if w == "TCP_CRR" || w == "TCP_CC" {
 			method = "%      %  "
 		}
@@ -199,54 +78,47 @@ func (c *Command) classicRR(out io.Writer, f *Figures, cpu bool) {
 	if w == "TCP_RR" {
 		gap = "  "
 	}
-	fmt.Fprintf(out, "%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f%s%-6.2f %-6.2f %-6.3f  %-6.3f", cfg.LocalSendBuffer, cfg.LocalRecvBuffer,
-		c.reqSize(f), c.rspSize(f), f.Elapsed, f.Throughput, gap, f.LocalCPU, f.RemoteCPU, f.LocalSD, f.RemoteSD)
+	fmt.Fprintf(out, "%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f%s%-6.2f %-6.2f %-6.3f  %-6.3f", c.lss(f), c.lsr(f),
+		c.reqSize(), c.rspSize(), f.Elapsed, f.Thruput, gap, f.LocalCPU, f.RemoteCPU, f.LocalSD, f.RemoteSD)
 	if w == "TCP_RR" || w == "UDP_RR" {
 		fmt.Fprintf(out, " %s", c.brand())
 	}
-	fmt.Fprintf(out, "\n%-6d %-6d\n", cfg.RemoteSendBuffer, cfg.RemoteRecvBuffer)
+	fmt.Fprintf(out, "\n%-6d %-6d\n", c.rss(f), c.rsr(f))
 }
 
-// reqSize and rspSize are the RR sizes as netperf prints them (TCP_CC
-// carries none but prints 1 and 1).
-func (c *Command) reqSize(f *Figures) int {
-	if f.Last.Config.Request > 0 {
-		return f.Last.Config.Request
-	}
-	return 1
-}
+// reqSize and rspSize are the sizes a request/response table prints.
+func (c *Command) reqSize() int { return c.Test.ReqSize }
+func (c *Command) rspSize() int { return c.Test.RspSize }
 
-func (c *Command) rspSize(f *Figures) int {
-	if f.Last.Config.Response > 0 {
-		return f.Last.Config.Response
+// streamSizes are the three size columns of a stream test as netperf
+// 2.7.1 fills them: the receiver's socket, the sender's and the send
+// size; a TCP_MAERTS table with CPU columns prints TCP_STREAM's sockets
+// (the far end's receive buffer, this end's send buffer), as netperf's.
+func (c *Command) streamSizes(f *Figures, cpu bool) (recvSock, sendSock, msg int) {
+	if c.Test.Direction == dirRecv {
+		if cpu {
+			return c.rsr(f), c.lss(f), c.remoteSendSize(f)
+		}
+		return c.lsr(f), c.rss(f), c.remoteSendSize(f)
 	}
-	return 1
-}
-
-// streamSizes are the three size columns of a stream test: the
-// receiver's socket, the sender's socket and the send size.
-func streamSizes(f *Figures, maerts bool) (recvSock, sendSock, msg int) {
-	cfg := f.Last.Config
-	if maerts {
-		return cfg.LocalRecvBuffer, cfg.RemoteSendBuffer, cfg.SendSize
-	}
-	return cfg.RemoteRecvBuffer, cfg.LocalSendBuffer, cfg.SendSize
+	return c.rsr(f), c.lss(f), c.localSendSize(f)
 }
 
 func (c *Command) classicStream(out io.Writer, f *Figures, cpu bool) {
-	maerts := c.Test.ServerSends
-	r, s, m := streamSizes(f, maerts)
+	maerts := c.Test.Direction == dirRecv
+	r, s, m := c.streamSizes(f, cpu)
+	headers := c.PrintHeaders != 0
 	if !cpu {
-		if c.Headers {
+		if headers {
 			fmt.Fprintf(out, "Recv   Send    Send                          \n"+
 				"Socket Socket  Message  Elapsed              \n"+
 				"Size   Size    Size     Time     Throughput  \n"+
 				"bytes  bytes   bytes    secs.    %s/sec  \n\n", c.unitsWord())
 		}
-		fmt.Fprintf(out, "%6d %6d %6d    %-6.2f   %7.2f   %s\n", r, s, m, f.Elapsed, f.Throughput, c.brand())
+		fmt.Fprintf(out, "%6d %6d %6d    %-6.2f   %7.2f   %s\n", r, s, m, f.Elapsed, f.Thruput, c.brand())
 		return
 	}
-	if c.Headers {
+	if headers {
 		sides := "Send     Recv     Send    Recv"
 		if maerts {
 			sides = "Recv     Send     Recv    Send"
@@ -254,21 +126,15 @@ func (c *Command) classicStream(out io.Writer, f *Figures, cpu bool) {
 		fmt.Fprintf(out, "Recv   Send    Send                          Utilization       Service Demand\n"+
 			"Socket Socket  Message  Elapsed              %s\n"+
 			"Size   Size    Size     Time     Throughput  local    remote   local   remote\n"+
-			"bytes  bytes   bytes    secs.    %-8.8s/s  %% S      %% S      us/KB   us/KB\n\n", sides, c.unitsWord())
+			"bytes  bytes   bytes    secs.    %-8.8s/s  %% %c      %% %c      us/KB   us/KB\n\n", sides, c.unitsWord(),
+			f.Local.Method, f.Remote.Method)
 	}
 	fmt.Fprintf(out, "%6d %6d %6d    %-6.2f     %7.2f   %-6.2f   %-6.2f   %-6.3f  %-6.3f %s\n",
-		r, s, m, f.Elapsed, f.Throughput, f.LocalCPU, f.RemoteCPU, f.LocalSD, f.RemoteSD, c.brand())
+		r, s, m, f.Elapsed, f.Thruput, f.LocalCPU, f.RemoteCPU, f.LocalSD, f.RemoteSD, c.brand())
 }
 
 func (c *Command) classicUDPStream(out io.Writer, f *Figures, cpu bool) {
-	cfg := f.Last.Config
-	var sent, recvd uint64
-	if u := f.Last.UDP; u != nil {
-		sent = u.Sent
-		if u.Received != nil {
-			recvd = *u.Received
-		}
-	}
+	sent, recvd := c.localSendCalls(f), c.remoteRecvCalls(f)
 	errs := uint64(0)
 	if u := f.Last.UDP; u != nil {
 		errs = u.Refused
@@ -276,51 +142,86 @@ func (c *Command) classicUDPStream(out io.Writer, f *Figures, cpu bool) {
 	// The first line is the sender's rate, the second the receiver's,
 	// which is the test's throughput; without a control connection no
 	// receiver reports (netperf prints 0 there).
-	sendRate, recvRate := f.Throughput, f.Throughput
-	if f.Last.Elapsed > 0 {
-		sendRate = c.scaleRate(float64(f.Last.BytesSent) * 8 / f.Last.Elapsed / 1e6)
-	}
+	sendRate, recvRate := c.calcThruput(float64(f.Last.BytesSent), f.Last.Elapsed), f.Thruput
 	if c.NoControl {
 		recvRate = 0
 	}
+	headers := c.PrintHeaders != 0
 	if !cpu {
-		if c.Headers {
+		if headers {
 			fmt.Fprintf(out, "Socket  Message  Elapsed      Messages                \n"+
 				"Size    Size     Time         Okay Errors   Throughput\n"+
 				"bytes   bytes    secs            #      #   %s/sec\n\n", c.unitsWord())
 		}
-		fmt.Fprintf(out, "%6d %7d   %-7.2f   %7d %6d    %7.2f\n", cfg.LocalSendBuffer, cfg.SendSize, f.Elapsed, sent, errs, sendRate)
-		fmt.Fprintf(out, "%6d           %-7.2f   %7d           %7.2f\n\n", cfg.RemoteRecvBuffer, f.Elapsed, recvd, recvRate)
+		fmt.Fprintf(out, "%6d %7d   %-7.2f   %7d %6d    %7.2f\n", c.lss(f), c.localSendSize(f), f.Elapsed, sent, errs, sendRate)
+		fmt.Fprintf(out, "%6d           %-7.2f   %7d           %7.2f\n\n", c.rsr(f), f.Elapsed, recvd, recvRate)
 		return
 	}
-	if c.Headers {
+	if headers {
 		fmt.Fprintf(out, "Socket  Message  Elapsed      Messages                   CPU      Service\n"+
 			"Size    Size     Time         Okay Errors   Throughput   Util     Demand\n"+
 			"bytes   bytes    secs            #      #   %s/sec %% SS     us/KB\n\n", c.unitsWord())
 	}
-	fmt.Fprintf(out, "%6d %7d   %-7.2f   %7d %6d    %7.1f     %-6.2f   %-6.3f\n", cfg.LocalSendBuffer, cfg.SendSize, f.Elapsed, sent, errs, sendRate, f.LocalCPU, f.LocalSD)
-	fmt.Fprintf(out, "%6d           %-7.2f   %7d           %7.1f     %-6.2f   %-6.3f\n\n", cfg.RemoteRecvBuffer, f.Elapsed, recvd, recvRate, f.RemoteCPU, f.RemoteSD)
+	fmt.Fprintf(out, "%6d %7d   %-7.2f   %7d %6d    %7.1f     %-6.2f   %-6.3f\n", c.lss(f), c.localSendSize(f), f.Elapsed, sent, errs, sendRate, f.LocalCPU, f.LocalSD)
+	fmt.Fprintf(out, "%6d           %-7.2f   %7d           %7.1f     %-6.2f   %-6.3f\n\n", c.rsr(f), f.Elapsed, recvd, recvRate, f.RemoteCPU, f.RemoteSD)
 }
 
 // terse is -v 0's output: the throughput alone, or with -c/-C the local
 // service demand alone, in each test's netperf format.
 func (c *Command) terse(out io.Writer, f *Figures, cpu bool) {
-	switch w := c.Test.Netperf; {
+	switch w := c.TestName; {
 	case w == "TCP_CRR" || w == "TCP_CC":
 		if cpu {
 			fmt.Fprintf(out, "%6.3f\n", f.LocalSD)
 		} else {
-			fmt.Fprintf(out, "%7.2f\n", f.Throughput)
+			fmt.Fprintf(out, "%7.2f\n", f.Thruput)
 		}
 	case w == "UDP_STREAM":
 		if cpu {
 			fmt.Fprintf(out, "%6.2f S\n", f.LocalSD)
 		} else {
-			fmt.Fprintf(out, "%7.2f\n", f.Throughput)
+			fmt.Fprintf(out, "%7.2f\n", f.Thruput)
 		}
+	case cpu && c.LocalCPU:
+		fmt.Fprintf(out, "%6.3f %c %s\n", f.LocalSD, f.Local.Method, c.brand())
 	case cpu:
-		fmt.Fprintf(out, "%6.3f S %s\n", f.LocalSD, c.brand())
+		fmt.Fprintf(out, "%6.3f %c %s\n", f.RemoteSD, f.Remote.Method, c.brand())
 	default:
-		fmt.Fprintf(out, "%7.2f %s\n", f.Throughput, c.brand())
+		fmt.Fprintf(out, "%7.2f %s\n", f.Thruput, c.brand())
+	}
+}
+
+// classicCC is TCP_CC's table (nettest_bsd.c's send_tcp_cc): transactions
+// per second whatever -f says, no brand.
+func (c *Command) classicCC(out io.Writer, f *Figures, cpu bool) {
+	headers := c.PrintHeaders != 0
+	switch {
+	case c.Verbosity <= 0 && cpu && c.LocalCPU:
+		fmt.Fprintf(out, "%6.3f\n", cfloat(f.LocalSD))
+	case c.Verbosity <= 0 && cpu:
+		fmt.Fprintf(out, "%6.3f\n", cfloat(f.RemoteSD))
+	case c.Verbosity <= 0:
+		fmt.Fprintf(out, "%7.2f\n", cfloat(f.Thruput))
+	case cpu:
+		if headers {
+			fmt.Fprint(out, "Local /Remote\n"+
+				"Socket Size   Request Resp.  Elapsed Trans.   CPU    CPU    S.dem   S.dem\n"+
+				"Send   Recv   Size    Size   Time    Rate     local  remote local   remote\n"+
+				"bytes  bytes  bytes   bytes  secs.   per sec  %      %      us/Tr   us/Tr\n\n")
+		}
+		fmt.Fprintf(out, "%-6d %-6d %-6d  %-6d %-6.2f  %-6.2f   %-6.2f %-6.2f %-6.3f  %-6.3f\n", c.lss(f), c.lsr(f),
+			c.reqSize(), c.rspSize(), cfloat(f.Elapsed), cfloat(f.Thruput), cfloat(f.LocalCPU), cfloat(f.RemoteCPU),
+			cfloat(f.LocalSD), cfloat(f.RemoteSD))
+		fmt.Fprintf(out, "%-6d %-6d\n", c.rss(f), c.rsr(f))
+	default:
+		if headers {
+			fmt.Fprint(out, "Local /Remote\n"+
+				"Socket Size   Request  Resp.   Elapsed  Trans.\n"+
+				"Send   Recv   Size     Size    Time     Rate         \n"+
+				"bytes  Bytes  bytes    bytes   secs.    per sec   \n\n")
+		}
+		fmt.Fprintf(out, "%-6d %-6d %-6d   %-6d  %-6.2f   %7.2f   \n", c.lss(f), c.lsr(f), c.reqSize(), c.rspSize(),
+			cfloat(f.Elapsed), cfloat(f.Thruput))
+		fmt.Fprintf(out, "%-6d %-6d\n", c.rss(f), c.rsr(f))
 	}
 }

@@ -1,153 +1,325 @@
 package netperfcli
 
 import (
+	"math"
+
+	"netscript/engine/client"
+	"netscript/engine/cpu"
 	"netscript/engine/hist"
+	"netscript/engine/npwire"
 	"netscript/engine/result"
 )
 
-// Figures are what the output prints: the means over the iterations run
-// (netperf's retrieve_confident_values), the last iteration's sizes and
-// counts, and the confidence reached.
+// Figures are netperf's variables once the test ran, which its tables
+// and selectors print: the means over the iterations of what netperf
+// averages (retrieve_confident_values), the last iteration's counts and
+// sizes, and -1 (or netperf's other placeholders) for what was not
+// measured.
 type Figures struct {
-	Last       *result.Result // the last iteration, for sizes, counts and addresses
-	Throughput float64        // in the units of Units
-	TransRate  float64        // RR tests: transactions per second, whatever the units
-	Units      string         // "Trans/s", "10^6bits/s", ...
-	Elapsed    float64
-	// CPU figures (-1 when not measured, as netperf prints them).
-	LocalCPU, RemoteCPU, LocalSD, RemoteSD float64
-	LocalCPUCount, RemoteCPUCount          int
-	// Latency over every iteration, in microseconds; nil for streams.
-	Latency *result.Latency
-	// Hist holds every iteration's transaction times (netperf does not
-	// reset its histogram between iterations); nil for streams.
-	Hist *hist.Histogram
+	Last *result.Result // the last iteration
+	it   *iteration
 
-	// Confidence: Iterations run; the widths reached in percent (-1 when
-	// no confidence was asked for); Met is false when the target was
-	// missed.
-	Iterations                                  int
-	ThroughputConfid, LocalConfid, RemoteConfid float64
-	Met                                         bool
+	// Means over the iterations.
+	Elapsed, Thruput                       float64
+	LocalCPU, RemoteCPU, LocalSD, RemoteSD float64
+
+	// The last iteration's.
+	TransRate, RTTLatency                   float64
+	Local, Remote                           cpuStats
+	LocalSendThru, LocalRecvThru            float64
+	RemoteSendThru, RemoteRecvThru          float64
+	Latency                                 latency
+	Hist                                    *hist.Histogram // every iteration's (netperf keeps one); nil for streams
+	Iterations                              int
+	ResultConfid, LocalConfid, RemoteConfid float64 // -1 without -i/-I
+	IntervalPct                             float64 // -1 without -i/-I
+	Met                                     bool
 }
 
-// figures averages the iterations' results.
-func (c *Command) figures(rs []*result.Result) *Figures {
-	f := &Figures{Last: rs[len(rs)-1], Iterations: len(rs), LocalCPU: -1, RemoteCPU: -1, LocalSD: -1, RemoteSD: -1,
-		ThroughputConfid: -1, LocalConfid: -1, RemoteConfid: -1, Met: true}
-	n := float64(len(rs))
-	var cpuN int
-	var lc, rc, lsd, rsd float64
-	for _, r := range rs {
-		f.Throughput += c.scale(r) / n
-		f.TransRate += r.Throughput / n
-		f.Elapsed += r.Elapsed / n
-		if r.LocalCPU != nil && r.LocalSD != nil {
-			cpuN++
-			lc += *r.LocalCPU
-			lsd += *r.LocalSD
-			if r.RemoteCPU != nil && r.RemoteSD != nil {
-				rc += *r.RemoteCPU
-				rsd += *r.RemoteSD
-			}
+// cpuStats is one end's CPU as netperf's selectors print it.
+type cpuStats struct {
+	Util, User, System, IOWait, IRQ, SWIntr float64
+	PeakUtil                                float64
+	PeakID, NumCPUs                         int
+	Method                                  byte // 'S' measured from /proc/stat, 'U' not
+}
+
+// latency is the histogram's statistics as netperf keeps them: whole
+// microseconds for the extremes and percentiles; -1 when none were kept.
+type latency struct {
+	Min, Max, P50, P90, P99 int
+	Mean, Stddev            float64
+}
+
+// iteration is one run's result and what the engine read beside it.
+type iteration struct {
+	r *result.Result
+	d client.Detail
+}
+
+// figures computes the output's figures from the iterations run.
+func (c *Command) figures(its []*iteration) *Figures {
+	last := its[len(its)-1]
+	f := &Figures{Last: last.r, it: last, Iterations: len(its), ResultConfid: -1, LocalConfid: -1, RemoteConfid: -1,
+		IntervalPct: -1, Met: true}
+	n := float64(len(its))
+	for _, it := range its {
+		v := c.iterFigures(it)
+		f.Elapsed += v.elapsed / n
+		f.Thruput += v.thruput / n
+		f.LocalCPU += v.localCPU / n
+		f.RemoteCPU += v.remoteCPU / n
+		f.LocalSD += v.localSD / n
+		f.RemoteSD += v.remoteSD / n
+		if it == last {
+			f.TransRate, f.RTTLatency = v.transRate, v.rtt
 		}
 	}
-	f.Units = c.units()
-	// netscript measures both ends; netperf prints -1 for the end that
-	// -c or -C did not ask for.
-	if cpuN > 0 {
-		k := float64(cpuN)
-		if c.LocalCPU {
-			f.LocalCPU, f.LocalSD = lc/k, lsd/k
+	r := last.r
+	el := r.Elapsed
+	f.LocalSendThru = c.thruMbits(float64(r.BytesSent), el)
+	f.LocalRecvThru = c.thruMbits(float64(r.BytesReceived), el)
+	rs, rr := c.remoteBytes(last)
+	f.RemoteSendThru, f.RemoteRecvThru = c.thruMbits(float64(rs), el), c.thruMbits(float64(rr), el)
+	f.Local, f.Remote = c.localStats(last), c.remoteStats(last)
+	f.Latency = latency{-1, -1, -1, -1, -1, -1, -1}
+	if c.Test.Omni && c.Test.Direction&dirRecv != 0 && c.Test.Direction&dirXmit != 0 {
+		f.Hist = mergeHists(its)
+		if f.Hist != nil && f.Hist.Count() > 0 {
+			l := result.LatencyOf(f.Hist)
+			f.Latency = latency{int(l.Min), int(l.Max), int(l.P50), int(l.P90), int(l.P99), l.Mean, l.Stddev}
 		}
-		if c.RemoteCPU && f.Last.RemoteCPU != nil {
-			f.RemoteCPU, f.RemoteSD = rc/k, rsd/k
-		}
-	}
-	if c.band() && c.rrBytes() > 0 {
-		// netperf's service demand is then per KB (K = 1024) of the
-		// transactions' bytes, not per transaction.
-		perKB := 1024 / c.rrBytes()
-		if f.LocalSD >= 0 {
-			f.LocalSD *= perKB
-		}
-		if f.RemoteSD >= 0 {
-			f.RemoteSD *= perKB
-		}
-	}
-	if f.Last.LocalCPUCount != nil {
-		f.LocalCPUCount = *f.Last.LocalCPUCount
-	}
-	if f.Last.RemoteCPUCount != nil {
-		f.RemoteCPUCount = *f.Last.RemoteCPUCount
-	}
-	if c.Test.RR() {
-		if h, err := result.MergeHist(rs); err == nil && h != nil {
-			f.Hist, f.Latency = h, result.LatencyOf(h)
-		} else {
-			f.Hist, f.Latency = f.Last.Hist, f.Last.Latency
-		}
+	} else if c.isCC() || c.TestName == "TCP_CC" {
+		f.Hist = mergeHists(its)
 	}
 	return f
 }
 
-// scale converts a result's throughput to the units of -f.
-func (c *Command) scale(r *result.Result) float64 { return c.scaleRate(r.Throughput) }
+// iterValues are what netperf computes at the end of each iteration.
+type iterValues struct {
+	elapsed, thruput                       float64
+	localCPU, remoteCPU, localSD, remoteSD float64
+	transRate, rtt                         float64
+}
 
-// band reports whether a request/response test reports bits or bytes
-// (-f other than x), as netperf then counts each transaction's request
-// and response bytes.
-func (c *Command) band() bool { return c.Test.RR() && c.Format != 0 && c.Format != 'x' }
+// iterFigures computes one iteration's figures as send_omni_inner does.
+func (c *Command) iterFigures(it *iteration) iterValues {
+	r := it.r
+	v := iterValues{elapsed: r.Elapsed, localCPU: -1, remoteCPU: -1, localSD: -1, remoteSD: -1, transRate: 1, rtt: -1}
+	rs, rr := c.remoteBytes(it)
+	remoteXferd := float64(rs + rr)
+	if c.NoControl {
+		remoteXferd = float64(r.BytesSent)
+	}
+	localXferd := float64(r.BytesSent + r.BytesReceived)
+	trans := float64(r.Transactions)
+	switch {
+	case c.perTrans() && r.Elapsed > 0:
+		v.thruput = trans / r.Elapsed
+	case c.Test.Direction == dirRecv:
+		v.thruput = c.calcThruput(localXferd, r.Elapsed)
+	default:
+		v.thruput = c.calcThruput(remoteXferd, r.Elapsed)
+	}
+	if c.isRR() && r.Elapsed > 0 {
+		el := r.Elapsed - c.pacedWait(r)
+		v.rtt = 1 / (trans / el) * 1e6
+		if !c.Test.Connection && c.Test.Burst > 0 {
+			v.rtt *= float64(1 + c.Test.Burst)
+		}
+		v.transRate = trans / r.Elapsed
+	}
+	units := localXferd
+	if c.perTrans() {
+		units = trans
+	}
+	if c.LocalCPU && r.LocalCPU != nil && r.LocalCPUCount != nil {
+		v.localCPU = *r.LocalCPU
+		v.localSD = c.serviceDemand(units, r.Elapsed, v.localCPU, *r.LocalCPUCount)
+	}
+	if c.RemoteCPU {
+		if util, ncpu, ok := c.remoteUtil(it); ok {
+			v.remoteCPU = util
+			v.remoteSD = c.serviceDemand(units, r.Elapsed, util, ncpu)
+		}
+	}
+	return v
+}
 
-// rrBytes is the bytes one transaction carries both ways.
-func (c *Command) rrBytes() float64 {
-	s, err := c.Spec()
-	if err != nil {
+// perTrans reports whether the throughput and service demand count
+// transactions: -f x, or TCP_CC, whose classic table always does.
+func (c *Command) perTrans() bool { return c.Format == 'x' || c.TestName == "TCP_CC" }
+
+// pacedWait is the time a paced request/response test waited between its
+// bursts (netperf -w/-b), which netperf leaves out of RT_LATENCY; netscript
+// paces by a rate, so it is the interval less the time the transactions
+// took at their measured mean.
+func (c *Command) pacedWait(r *result.Result) float64 {
+	if c.IntervalBurst <= 0 || r.Latency == nil || r.Latency.Count == 0 {
 		return 0
 	}
-	return float64(s.Request + s.Response)
+	busy := float64(r.Transactions) * r.Latency.Mean / 1e6
+	return math.Max(0, r.Elapsed-busy)
 }
 
-// scaleRate converts a throughput in the engine's units (Trans/s, 10^6
-// bits/s) to the units of -f.
-func (c *Command) scaleRate(v float64) float64 {
-	if c.Test.RR() && !c.band() {
-		return v
+// calcThruput is netperf's calc_thruput_interval: units (transactions or
+// bytes) over secs in the units of -f.
+func (c *Command) calcThruput(units, secs float64) float64 {
+	if secs <= 0 {
+		return 0
 	}
-	bits := v * 1e6
-	if c.band() {
-		bits = v * c.rrBytes() * 8
-	}
-	return c.bitsIn(bits)
-}
-
-// unitsWord is netperf's format_units(): the unit the throughput is in,
-// without "/s".
-func (c *Command) unitsWord() string {
-	if c.Test.RR() && !c.band() {
-		return "Trans"
-	}
+	var div float64
 	switch c.Format {
-	case 'k':
-		return "10^3bits"
-	case 'g':
-		return "10^9bits"
 	case 'K':
-		return "KBytes"
+		div = 1024
 	case 'M':
-		return "MBytes"
+		div = 1024 * 1024
 	case 'G':
-		return "GBytes"
+		div = 1024 * 1024 * 1024
+	case 'k':
+		div = 1000.0 / 8
+	case 'm':
+		div = 1000.0 * 1000 / 8
+	case 'g':
+		div = 1000.0 * 1000 * 1000 / 8
+	case 'x', 'b', 'B':
+		div = 1
+	default:
+		div = 1024
 	}
-	return "10^6bits"
+	return units / div / secs
 }
 
-func (c *Command) units() string { return c.unitsWord() + "/s" }
-
-// sdUnits is SD_UNITS.
-func (c *Command) sdUnits() string {
-	if c.Test.RR() && !c.band() {
-		return "usec/Tran"
+// thruMbits is a per-direction rate as netperf's LOCAL_SEND_THROUGHPUT and
+// the others print it: in -f's units, megabits for -f x.
+func (c *Command) thruMbits(bytes, secs float64) float64 {
+	saved := c.Format
+	if c.Format == 'x' {
+		c.Format = 'm'
 	}
-	return "usec/KB"
+	defer func() { c.Format = saved }()
+	return c.calcThruput(bytes, secs)
+}
+
+// serviceDemand is netperf's calc_service_demand_fmt: CPU microseconds per
+// transaction (-f x) or per KB (K = 1024) of what this end moved.
+func (c *Command) serviceDemand(units, secs, util float64, ncpu int) float64 {
+	div := 1024.0
+	if c.perTrans() {
+		div = 1
+	}
+	if secs <= 0 || units <= 0 {
+		return -1
+	}
+	thru := units / div / secs
+	return util * 10000 / thru * float64(ncpu)
+}
+
+// remoteBytes are the far end's bytes sent and received: a netserver's
+// results, a netscript server's counts, or none without a control
+// connection.
+func (c *Command) remoteBytes(it *iteration) (sent, recvd uint64) {
+	if res := it.d.NetserverResults; res != nil {
+		return res.BytesSent, res.BytesReceived
+	}
+	if p := it.r.Remote; p != nil {
+		return p.BytesSent, p.BytesReceived
+	}
+	return 0, 0
+}
+
+// remoteUtil is the far end's CPU utilisation and CPU count, if it
+// measured them.
+func (c *Command) remoteUtil(it *iteration) (float64, int, bool) {
+	r := it.r
+	if r.RemoteCPU != nil && r.RemoteCPUCount != nil {
+		return *r.RemoteCPU, *r.RemoteCPUCount, true
+	}
+	if res := it.d.NetserverResults; res != nil && it.d.NetserverResponse != nil &&
+		it.d.NetserverResponse.Flags&npwire.OmniMeasureCPU != 0 {
+		// netserver's own figure, even where netscript reads it as no
+		// measurement (a padded timer's): netperf prints it.
+		return float64(res.CPUUtil), int(res.NumCPUs), true
+	}
+	return 0, 0, false
+}
+
+// localStats is this end's CPU figures (measured with -c, else netperf's
+// placeholders).
+func (c *Command) localStats(it *iteration) cpuStats {
+	s := cpuStats{Util: -1, PeakUtil: -1, PeakID: -1, Method: 'U'}
+	if !c.LocalCPU {
+		return s
+	}
+	if u := it.d.LocalCPU; u != nil {
+		s = statsOf(u)
+	}
+	if it.r.LocalCPU != nil {
+		s.Util = *it.r.LocalCPU
+	}
+	return s
+}
+
+func statsOf(u *cpu.Utilization) cpuStats {
+	return cpuStats{Util: u.Percent, User: u.Mean.User, System: u.Mean.System, IOWait: u.Mean.IOWait,
+		IRQ: u.Mean.IRQ, SWIntr: u.Mean.SoftIRQ, PeakUtil: u.Peak.Busy, PeakID: u.Peak.CPU, NumCPUs: u.NumCPU, Method: 'S'}
+}
+
+// remoteStats is the far end's CPU figures: a netserver's as it sent
+// them; the embedded server's, which runs on this machine, from this
+// end's reading of /proc/stat over the same interval; netperf's
+// placeholders without a measurement.
+func (c *Command) remoteStats(it *iteration) cpuStats {
+	if res := it.d.NetserverResults; res != nil {
+		s := cpuStats{Util: -1, User: float64(res.CPUPercentUser), System: float64(res.CPUPercentSystem),
+			IOWait: float64(res.CPUPercentIOWait), IRQ: float64(res.CPUPercentIRQ), SWIntr: float64(res.CPUPercentSWIntr),
+			PeakUtil: float64(res.PeakCPUUtil), PeakID: int(res.PeakCPUID), Method: 'U'}
+		if c.RemoteCPU {
+			s.Util, s.NumCPUs, s.Method = float64(res.CPUUtil), int(res.NumCPUs), methodChar(res.CPUMethod)
+		}
+		return s
+	}
+	s := cpuStats{Util: -1, Method: 'U'}
+	if !c.RemoteCPU || c.NoControl {
+		return s
+	}
+	if u := it.d.LocalCPU; u != nil && c.embedded() {
+		s = statsOf(u)
+	}
+	if util, ncpu, ok := c.remoteUtil(it); ok {
+		s.Util, s.NumCPUs, s.Method = util, ncpu, 'S'
+	}
+	return s
+}
+
+// methodChar is netperf's format_cpu_method.
+func methodChar(m uint32) byte {
+	switch m {
+	case npwire.CPUUnknown:
+		return 'U'
+	case npwire.ProcStat:
+		return 'S'
+	}
+	return '?'
+}
+
+// mergeHists is every iteration's transaction times in one histogram.
+func mergeHists(its []*iteration) *hist.Histogram {
+	var rs []*result.Result
+	for _, it := range its {
+		if it.r.Hist != nil {
+			rs = append(rs, it.r)
+		}
+	}
+	switch len(rs) {
+	case 0:
+		return nil
+	case 1:
+		return rs[0].Hist
+	}
+	h, err := result.MergeHist(rs)
+	if err != nil {
+		return rs[len(rs)-1].Hist
+	}
+	return h
 }

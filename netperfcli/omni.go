@@ -1,499 +1,318 @@
 package netperfcli
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strings"
-
-	"netscript/engine/sock"
 )
 
-// selector is one of netperf's output selectors: its name, the lines of
-// its column header (-O; joined with spaces they are the CSV header) and
-// how its value is printed.
-type selector struct {
-	name  string
-	head  []string
-	value func(c *Command, f *Figures) string
-}
+// maxBlocks is netperf's NETPERF_MAX_BLOCKS: the blocks (lines of -O
+// columns) a selection may have; later ones are ignored.
+const maxBlocks = 4
 
-func intv(n int) string   { return fmt.Sprint(n) }
-func u64(n uint64) string { return fmt.Sprint(n) }
-func f2(v float64) string { return fmt.Sprintf("%.2f", v) }
-func f3(v float64) string { return fmt.Sprintf("%.3f", v) }
-func lat(get func(f *Figures) float64) func(c *Command, f *Figures) string {
-	return func(c *Command, f *Figures) string {
-		if f.Latency == nil || f.Latency.Count == 0 {
-			return "-1"
-		}
-		return intv(int(get(f)))
-	}
-}
+// entry is one column of a selection: a selector, or nil for a name
+// netperf does not know (it prints an empty column for it).
+type entry = *selector
 
-// rrSize is a request or response size: -1 for the stream tests, as
-// netperf prints them.
-func rrSize(c *Command, n int) string {
-	if !c.Test.RR() {
-		return "-1"
-	}
-	return intv(n)
-}
+// The default lists of netperf's set_output_list_by_test.
+const (
+	listTput   = "ELAPSED_TIME,THROUGHPUT,THROUGHPUT_UNITS"
+	listStream = "LSS_SIZE_END,RSR_SIZE_END,LOCAL_SEND_SIZE"
+	listMaerts = "RSS_SIZE_END,LSR_SIZE_END,REMOTE_SEND_SIZE"
+	listRR     = "LSS_SIZE_END,LSR_SIZE_END,RSR_SIZE_END,RSS_SIZE_END,REQUEST_SIZE,RESPONSE_SIZE"
+	listCPU    = "LOCAL_CPU_UTIL,LOCAL_CPU_PERCENT_USER,LOCAL_CPU_PERCENT_SYSTEM,LOCAL_CPU_PERCENT_IOWAIT,LOCAL_CPU_PERCENT_IRQ," +
+		"LOCAL_CPU_PERCENT_SWINTR,LOCAL_CPU_METHOD,REMOTE_CPU_UTIL,REMOTE_CPU_PERCENT_USER,REMOTE_CPU_PERCENT_SYSTEM," +
+		"REMOTE_CPU_PERCENT_IOWAIT,REMOTE_CPU_PERCENT_IRQ,REMOTE_CPU_PERCENT_SWINTR,REMOTE_CPU_METHOD,LOCAL_SD,REMOTE_SD,SD_UNITS"
+)
 
-// sendSize and recvSize are the per-call sizes of stream tests, on the
-// end that uses them; 0 (local) or -1 (remote) where netperf prints so.
-func (c *Command) streamSize(f *Figures, local, send bool) string {
-	w := c.Test
-	none := "0"
-	if !local {
-		none = "-1"
-	}
-	if w.RR() {
-		if local {
-			return "0"
-		}
-		if send {
-			return intv(f.Last.Config.Response)
-		}
-		return intv(f.Last.Config.Request)
-	}
-	clientSends := w.ClientSends()
-	if send && local == clientSends {
-		return intv(f.Last.Config.SendSize)
-	}
-	if !send && local != clientSends {
-		return intv(f.Last.Config.RecvSize)
-	}
-	return none
-}
-
-func req(n int) string {
-	if n == 0 {
-		return "-1"
-	}
-	return intv(n)
-}
-
-func (c *Command) protocol() string {
-	if c.Test.Datagram {
-		return "UDP"
-	}
-	return "TCP"
-}
-
-func (c *Command) direction() string {
-	w := c.Test
+// selection is the blocks of selectors to print, as netperf's
+// print_omni_init chooses them: the test's default list, "all" (four
+// blocks of every selector), a list ("," between selectors, ";" between
+// blocks), or the name of a file of them. A file that cannot be read is
+// an error in netperf's words.
+func (c *Command) selection() ([][]entry, error) {
+	spec := c.Test.Selection
 	switch {
-	case w.RR():
-		return "Send|Recv"
-	case w.ServerSends:
-		return "Receive"
+	case spec == "":
+		return parseDirect(c.defaultList()), nil
+	case strings.EqualFold(spec, "all"):
+		return allBlocks(), nil
+	case strings.ContainsAny(spec, ",;"):
+		return parseDirect(spec), nil
 	}
-	return "Send"
+	if _, ok := lookupSelector(spec); ok {
+		return parseDirect(spec), nil
+	}
+	return parseFile(spec)
 }
 
-func (c *Command) destAddr() string {
-	if c.Host != "" {
-		return c.Host
+// defaultList is set_output_list_by_test's list for the test.
+func (c *Command) defaultList() string {
+	cpu := c.LocalCPU || c.RemoteCPU
+	var l string
+	switch d := c.Test.Direction & (dirXmit | dirRecv); {
+	case d == dirXmit:
+		l = listStream + "," + listTput
+	case d == dirRecv:
+		l = listMaerts + "," + listTput
+	case c.isCC() || c.isRR():
+		l = listRR + "," + listTput
+	default:
+		l = listTput
+		cpu = true
 	}
-	if c.Family == sock.Inet6 {
-		return "::1"
+	if cpu {
+		l += "," + listCPU
 	}
-	return "127.0.0.1"
+	return l
 }
 
-func cpuMethod(v float64) string {
-	if v < 0 {
-		return "U"
-	}
-	return "S"
-}
-
-func optNum(p *int) string {
-	if p == nil {
-		return "-1"
-	}
-	return intv(*p)
-}
-
-func bool01(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
-}
-
-// selectors lists the selectors netscript fills, in netperf's order of
-// its -o '?' list.
-var selectors = []selector{
-	{"OUTPUT_NONE", nil, func(c *Command, f *Figures) string { return " " }},
-	{"SOCKET_TYPE", []string{"Socket", "Type"}, func(c *Command, f *Figures) string {
-		if c.Test.Datagram {
-			return "Datagram"
+// parseDirect reads a list: blocks split at ';', selectors at ',' or
+// spaces, in any case; a name netperf does not know is an empty column,
+// and OUTPUT_END ends its block.
+func parseDirect(v string) [][]entry {
+	var blocks [][]entry
+	for i, line := range strings.Split(v, ";") {
+		if i >= maxBlocks {
+			break
 		}
-		return "Stream"
-	}},
-	{"PROTOCOL", []string{"Protocol"}, func(c *Command, f *Figures) string { return c.protocol() }},
-	{"DIRECTION", []string{"Direction"}, func(c *Command, f *Figures) string { return c.direction() }},
-	{"ELAPSED_TIME", []string{"Elapsed", "Time", "(sec)"}, func(c *Command, f *Figures) string { return f2(f.Elapsed) }},
-	{"THROUGHPUT", []string{"Throughput"}, func(c *Command, f *Figures) string { return f2(f.Throughput) }},
-	{"THROUGHPUT_UNITS", []string{"Throughput", "Units"}, func(c *Command, f *Figures) string { return f.Units }},
-	{"LSS_SIZE_REQ", []string{"Local", "Send Socket", "Size", "Requested"}, func(c *Command, f *Figures) string { return req(c.SendBuffer) }},
-	{"LSS_SIZE", []string{"Local", "Send Socket", "Size", "Initial"}, func(c *Command, f *Figures) string { return intv(f.Last.Config.LocalSendBuffer) }},
-	{"LSS_SIZE_END", []string{"Local", "Send Socket", "Size", "Final"}, func(c *Command, f *Figures) string { return lssEnd(f) }},
-	{"LSR_SIZE_REQ", []string{"Local", "Recv Socket", "Size", "Requested"}, func(c *Command, f *Figures) string { return req(c.RecvBuffer) }},
-	{"LSR_SIZE", []string{"Local", "Recv Socket", "Size", "Initial"}, func(c *Command, f *Figures) string { return intv(f.Last.Config.LocalRecvBuffer) }},
-	{"LSR_SIZE_END", []string{"Local", "Recv Socket", "Size", "Final"}, func(c *Command, f *Figures) string { return lsrEnd(f) }},
-	{"RSS_SIZE_REQ", []string{"Remote", "Send Socket", "Size", "Requested"}, func(c *Command, f *Figures) string { return req(c.RemoteSendBuffer) }},
-	{"RSS_SIZE", []string{"Remote", "Send Socket", "Size", "Initial"}, func(c *Command, f *Figures) string { return intv(f.Last.Config.RemoteSendBuffer) }},
-	{"RSS_SIZE_END", []string{"Remote", "Send Socket", "Size", "Final"}, func(c *Command, f *Figures) string { return rssEnd(f) }},
-	{"RSR_SIZE_REQ", []string{"Remote", "Recv Socket", "Size", "Requested"}, func(c *Command, f *Figures) string { return req(c.RemoteRecvBuffer) }},
-	{"RSR_SIZE", []string{"Remote", "Recv Socket", "Size", "Initial"}, func(c *Command, f *Figures) string { return intv(f.Last.Config.RemoteRecvBuffer) }},
-	{"RSR_SIZE_END", []string{"Remote", "Recv Socket", "Size", "Final"}, func(c *Command, f *Figures) string { return rsrEnd(f) }},
-	{"LOCAL_SEND_SIZE", []string{"Local", "Send", "Size"}, func(c *Command, f *Figures) string { return c.streamSize(f, true, true) }},
-	{"LOCAL_RECV_SIZE", []string{"Local", "Recv", "Size"}, func(c *Command, f *Figures) string { return c.streamSize(f, true, false) }},
-	{"REMOTE_SEND_SIZE", []string{"Remote", "Send", "Size"}, func(c *Command, f *Figures) string { return c.streamSize(f, false, true) }},
-	{"REMOTE_RECV_SIZE", []string{"Remote", "Recv", "Size"}, func(c *Command, f *Figures) string { return c.streamSize(f, false, false) }},
-	{"REQUEST_SIZE", []string{"Request", "Size", "Bytes"}, func(c *Command, f *Figures) string { return rrSize(c, f.Last.Config.Request) }},
-	{"RESPONSE_SIZE", []string{"Response", "Size", "Bytes"}, func(c *Command, f *Figures) string { return rrSize(c, f.Last.Config.Response) }},
-	{"LOCAL_CPU_UTIL", []string{"Local", "CPU", "Util", "%"}, func(c *Command, f *Figures) string { return f2(f.LocalCPU) }},
-	{"LOCAL_CPU_METHOD", []string{"Local", "CPU", "Util", "Method"}, func(c *Command, f *Figures) string { return cpuMethod(f.LocalCPU) }},
-	{"LOCAL_SD", []string{"Local", "Service", "Demand"}, func(c *Command, f *Figures) string { return f3(f.LocalSD) }},
-	{"REMOTE_CPU_UTIL", []string{"Remote", "CPU", "Util", "%"}, func(c *Command, f *Figures) string { return f2(f.RemoteCPU) }},
-	{"REMOTE_CPU_METHOD", []string{"Remote", "CPU", "Util", "Method"}, func(c *Command, f *Figures) string { return cpuMethod(f.RemoteCPU) }},
-	{"REMOTE_SD", []string{"Remote", "Service", "Demand"}, func(c *Command, f *Figures) string { return f3(f.RemoteSD) }},
-	{"SD_UNITS", []string{"Service", "Demand", "Units"}, func(c *Command, f *Figures) string { return c.sdUnits() }},
-	{"CONFIDENCE_LEVEL", []string{"Confidence", "Level", "Percent"}, func(c *Command, f *Figures) string { return intv(c.confLevel()) }},
-	{"CONFIDENCE_INTERVAL", []string{"Confidence", "Width", "Target"}, func(c *Command, f *Figures) string { return fmt.Sprintf("%f", c.confWidth()) }},
-	{"CONFIDENCE_ITERATION", []string{"Confidence", "Iterations", "Run"}, func(c *Command, f *Figures) string { return intv(f.Iterations) }},
-	{"THROUGHPUT_CONFID", []string{"Throughput", "Confidence", "Width (%)"}, func(c *Command, f *Figures) string { return f3(f.ThroughputConfid) }},
-	{"LOCAL_CPU_CONFID", []string{"Local", "CPU", "Confidence", "Width (%)"}, func(c *Command, f *Figures) string { return f3(f.LocalConfid) }},
-	{"REMOTE_CPU_CONFID", []string{"Remote", "CPU", "Confidence", "Width (%)"}, func(c *Command, f *Figures) string { return f3(f.RemoteConfid) }},
-	{"TRANSACTION_RATE", []string{"Transaction", "Rate", "Tran/s"}, func(c *Command, f *Figures) string {
-		if !c.Test.RR() {
-			return "1.000"
+		var b []entry
+		for _, tok := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' }) {
+			sel, _ := lookupSelector(tok)
+			b = append(b, sel)
 		}
-		return f3(f.TransRate)
-	}},
-	{"RT_LATENCY", []string{"Round", "Trip", "Latency", "usec/tran"}, func(c *Command, f *Figures) string {
-		if !c.Test.RR() || f.TransRate <= 0 {
-			return "-1.000"
-		}
-		b := 1.0
-		if firstBurst(c.Test) {
-			b += float64(c.Burst)
-		}
-		return f3(1e6 / f.TransRate * b)
-	}},
-	{"BURST_SIZE", []string{"Initial", "Burst", "Requests"}, func(c *Command, f *Figures) string { return intv(c.Burst) }},
-	// Not measured by netscript: netperf's "not tried" value.
-	{"LOCAL_TRANSPORT_RETRANS", []string{"Local", "Transport", "Retransmissions"}, func(c *Command, f *Figures) string { return "-2" }},
-	{"REMOTE_TRANSPORT_RETRANS", []string{"Remote", "Transport", "Retransmissions"}, func(c *Command, f *Figures) string { return "-2" }},
-	{"TRANSPORT_MSS", []string{"Transport", "MSS", "bytes"}, func(c *Command, f *Figures) string { return "-2" }},
-	{"LOCAL_SEND_THROUGHPUT", []string{"Local", "Send", "Throughput"}, func(c *Command, f *Figures) string { return f2(c.rate(f, f.Last.BytesSent)) }},
-	{"LOCAL_RECV_THROUGHPUT", []string{"Local", "Recv", "Throughput"}, func(c *Command, f *Figures) string { return f2(c.rate(f, f.Last.BytesReceived)) }},
-	{"REMOTE_SEND_THROUGHPUT", []string{"Remote", "Send", "Throughput"}, func(c *Command, f *Figures) string { return f2(c.rate(f, remote(f).BytesSent)) }},
-	{"REMOTE_RECV_THROUGHPUT", []string{"Remote", "Recv", "Throughput"}, func(c *Command, f *Figures) string { return f2(c.rate(f, remote(f).BytesReceived)) }},
-	{"LOCAL_CPU_BIND", []string{"Local", "CPU", "Bind"}, func(c *Command, f *Figures) string { return optNum(c.CPU) }},
-	{"LOCAL_CPU_COUNT", []string{"Local", "CPU", "Count"}, func(c *Command, f *Figures) string { return intv(f.LocalCPUCount) }},
-	{"REMOTE_CPU_BIND", []string{"Remote", "CPU", "Bind"}, func(c *Command, f *Figures) string { return optNum(c.RemoteCPUBind) }},
-	{"REMOTE_CPU_COUNT", []string{"Remote", "CPU", "Count"}, func(c *Command, f *Figures) string { return intv(f.RemoteCPUCount) }},
-	{"SOURCE_PORT", []string{"Source", "Port"}, func(c *Command, f *Figures) string { return intv(c.LocalPort) }},
-	{"SOURCE_ADDR", []string{"Source", "Address"}, func(c *Command, f *Figures) string { return c.sourceAddr() }},
-	{"SOURCE_FAMILY", []string{"Source", "Family"}, func(c *Command, f *Figures) string { return c.familyCode() }},
-	{"DEST_PORT", []string{"Destination", "Port"}, func(c *Command, f *Figures) string { return intv(c.DataPort) }},
-	{"DEST_ADDR", []string{"Destination", "Address"}, func(c *Command, f *Figures) string { return c.destIP(f) }},
-	{"DEST_FAMILY", []string{"Destination", "Family"}, func(c *Command, f *Figures) string {
-		if c.Family == sock.Inet6 {
-			return "10"
-		}
-		return "2"
-	}},
-	{"LOCAL_SEND_CALLS", []string{"Local", "Send", "Calls"}, func(c *Command, f *Figures) string { return u64(c.calls(f, true)) }},
-	{"LOCAL_RECV_CALLS", []string{"Local", "Recv", "Calls"}, func(c *Command, f *Figures) string { return u64(c.calls(f, false)) }},
-	{"LOCAL_BYTES_SENT", []string{"Local", "Bytes", "Sent"}, func(c *Command, f *Figures) string { return u64(f.Last.BytesSent) }},
-	{"LOCAL_BYTES_RECVD", []string{"Local", "Bytes", "Received"}, func(c *Command, f *Figures) string { return u64(f.Last.BytesReceived) }},
-	{"LOCAL_NODELAY", []string{"Local", "NODELAY"}, func(c *Command, f *Figures) string { return bool01(c.NoDelay) }},
-	{"REMOTE_SEND_CALLS", []string{"Remote", "Send", "Calls"}, func(c *Command, f *Figures) string { return u64(c.remoteCalls(f, true)) }},
-	{"REMOTE_RECV_CALLS", []string{"Remote", "Recv", "Calls"}, func(c *Command, f *Figures) string { return u64(c.remoteCalls(f, false)) }},
-	{"REMOTE_BYTES_SENT", []string{"Remote", "Bytes", "Sent"}, func(c *Command, f *Figures) string { return u64(remote(f).BytesSent) }},
-	{"REMOTE_BYTES_RECVD", []string{"Remote", "Bytes", "Received"}, func(c *Command, f *Figures) string { return u64(remote(f).BytesReceived) }},
-	{"REMOTE_NODELAY", []string{"Remote", "NODELAY"}, func(c *Command, f *Figures) string { return bool01(c.NoDelay) }},
-	{"LOCAL_RELEASE", []string{"Local", "Release"}, func(c *Command, f *Figures) string { return "Deprecated" }},
-	{"REMOTE_RELEASE", []string{"Remote", "Release"}, func(c *Command, f *Figures) string { return "Deprecated" }},
-	{"RESULT_BRAND", []string{"Result", "Tag"}, func(c *Command, f *Figures) string { return c.Brand }},
-	{"UUID", []string{"Test", "UUID"}, func(c *Command, f *Figures) string { return c.uuid }},
-	{"MIN_LATENCY", []string{"Minimum", "Latency", "Microseconds"}, lat(func(f *Figures) float64 { return f.Latency.Min })},
-	{"MAX_LATENCY", []string{"Maximum", "Latency", "Microseconds"}, lat(func(f *Figures) float64 { return f.Latency.Max })},
-	{"P50_LATENCY", []string{"50th", "Percentile", "Latency", "Microseconds"}, lat(func(f *Figures) float64 { return f.Latency.P50 })},
-	{"P90_LATENCY", []string{"90th", "Percentile", "Latency", "Microseconds"}, lat(func(f *Figures) float64 { return f.Latency.P90 })},
-	{"P99_LATENCY", []string{"99th", "Percentile", "Latency", "Microseconds"}, lat(func(f *Figures) float64 { return f.Latency.P99 })},
-	{"MEAN_LATENCY", []string{"Mean", "Latency", "Microseconds"}, func(c *Command, f *Figures) string {
-		if f.Latency == nil || f.Latency.Count == 0 {
-			return "-1.00"
-		}
-		return f2(f.Latency.Mean)
-	}},
-	{"STDDEV_LATENCY", []string{"Stddev", "Latency", "Microseconds"}, func(c *Command, f *Figures) string {
-		if f.Latency == nil || f.Latency.Count == 0 {
-			return "-1.00"
-		}
-		return f2(f.Latency.Stddev)
-	}},
-	{"COMMAND_LINE", []string{"Command", "Line"}, func(c *Command, f *Figures) string { return c.Line }},
-	// netscript's names for the data connection's ends (netperf's are
-	// SOURCE_ADDR and DEST_ADDR).
-	{"LOCAL_ADDR", []string{"Local", "Address"}, func(c *Command, f *Figures) string { return c.sourceAddr() }},
-	{"REMOTE_ADDR", []string{"Remote", "Address"}, func(c *Command, f *Figures) string { return c.destIP(f) }},
+		blocks = append(blocks, b)
+	}
+	return blocks
 }
 
-func remote(f *Figures) struct{ BytesSent, BytesReceived, SendCalls, RecvCalls, Transactions uint64 } {
-	var r struct{ BytesSent, BytesReceived, SendCalls, RecvCalls, Transactions uint64 }
-	if p := f.Last.Remote; p != nil {
-		r.BytesSent, r.BytesReceived, r.SendCalls, r.RecvCalls, r.Transactions = p.BytesSent, p.BytesReceived, p.SendCalls, p.RecvCalls, p.Transactions
-	}
-	return r
-}
-
-// destIP is the address the data connection went to, as netperf prints
-// it: the resolved IP, not the name given to -H.
-func (c *Command) destIP(f *Figures) string {
-	if a := f.Last.RemoteAddress; a != "" {
-		return a
-	}
-	return c.destAddr()
-}
-
-func (c *Command) sourceAddr() string {
-	if l := c.dataLocal(); l != "" {
-		return l
-	}
-	if c.Family == sock.Inet6 {
-		return "::0"
-	}
-	return "0.0.0.0"
-}
-
-// rate is bytes over the test's elapsed time in 10^6 bits/s (netperf's
-// per-side throughputs are in bits even for RR tests).
-func (c *Command) rate(f *Figures, bytes uint64) float64 {
-	if f.Last.Elapsed <= 0 {
-		return 0
-	}
-	return float64(bytes) * 8 / f.Last.Elapsed / 1e6
-}
-
-// calls is the local send or receive calls: a call per message for RR
-// tests, the stream loop's counts otherwise.
-func (c *Command) calls(f *Figures, send bool) uint64 {
-	if c.Test.RR() {
-		return f.Last.Transactions
-	}
-	if send {
-		return f.Last.SendCalls
-	}
-	return f.Last.RecvCalls
-}
-
-func (c *Command) remoteCalls(f *Figures, send bool) uint64 {
-	r := remote(f)
-	if c.Test.RR() {
-		return r.Transactions
-	}
-	if send {
-		return r.SendCalls
-	}
-	return r.RecvCalls
-}
-
-func (c *Command) confLevel() int {
-	if c.IterMax <= 1 {
-		return 0
-	}
-	return c.Level
-}
-
-func (c *Command) confWidth() float64 {
-	if c.IterMax <= 1 {
-		return -1
-	}
-	return c.Width
-}
-
-func findSelector(name string) (selector, bool) {
-	for _, s := range selectors {
-		if s.name == name {
-			return s, true
-		}
-	}
-	return selector{}, false
-}
-
-func knownSelector(name string) bool {
-	_, ok := findSelector(name)
-	return ok || name == "ALL"
-}
-
-// selection is the selectors to print: the named ones, or netperf's
-// default for the test (set_output_list_by_test), or every one for "all".
-func (c *Command) selection() []selector {
-	names := c.Selectors
-	if len(names) == 1 && names[0] == "ALL" {
-		var all []selector
-		for _, s := range selectors {
-			if s.name != "OUTPUT_NONE" && s.name != "LOCAL_ADDR" && s.name != "REMOTE_ADDR" {
-				all = append(all, s)
+// allBlocks is netperf's "all": four blocks, from SOCKET_TYPE to
+// RESPONSE_SIZE, LOCAL_CPU_UTIL to TRANSPORT_MSS, LOCAL_SEND_THROUGHPUT to
+// REMOTE_CORK, and LOCAL_SYSNAME to COMMAND_LINE.
+func allBlocks() [][]entry {
+	ranges := [][2]string{{"SOCKET_TYPE", "RESPONSE_SIZE"}, {"LOCAL_CPU_UTIL", "TRANSPORT_MSS"},
+		{"LOCAL_SEND_THROUGHPUT", "REMOTE_CORK"}, {"LOCAL_SYSNAME", "COMMAND_LINE"}}
+	var blocks [][]entry
+	for _, r := range ranges {
+		var b []entry
+		in := false
+		for i := range selectors {
+			if selectors[i].name == r[0] {
+				in = true
+			}
+			if in {
+				b = append(b, &selectors[i])
+			}
+			if selectors[i].name == r[1] {
+				break
 			}
 		}
-		return all
+		blocks = append(blocks, b)
 	}
-	if names == nil {
-		w := c.Test
-		switch {
-		case w.RR():
-			names = []string{"LSS_SIZE_END", "LSR_SIZE_END", "RSR_SIZE_END", "RSS_SIZE_END", "REQUEST_SIZE", "RESPONSE_SIZE"}
-		case w.ServerSends:
-			names = []string{"LSR_SIZE_END", "RSS_SIZE_END", "LOCAL_RECV_SIZE"}
-		default:
-			names = []string{"LSS_SIZE_END", "RSR_SIZE_END", "LOCAL_SEND_SIZE"}
-		}
-		names = append(names, "ELAPSED_TIME", "THROUGHPUT", "THROUGHPUT_UNITS")
-		if c.LocalCPU || c.RemoteCPU {
-			names = append(names, "LOCAL_CPU_UTIL", "LOCAL_CPU_METHOD", "LOCAL_SD", "REMOTE_CPU_UTIL", "REMOTE_CPU_METHOD", "REMOTE_SD", "SD_UNITS")
-		}
-	}
-	var out []selector
-	for _, n := range names {
-		if s, ok := findSelector(n); ok {
-			out = append(out, s)
-		}
-	}
-	return out
+	return blocks
 }
 
-// ListSelectorsText is what -o '?' prints: every selector netscript fills.
-func ListSelectorsText() string {
-	var names []string
-	for _, s := range selectors {
-		names = append(names, s.name)
+// parseFile reads a file of selectors, as netperf's
+// parse_output_selection_file: up to four lines, one block each, names
+// separated by commas; a name is a selector's or its header's words
+// joined by spaces, in any case, and anything else is OUTPUT_NONE.
+func parseFile(path string) ([][]entry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		errno := 2
+		if os.IsPermission(err) {
+			errno = 13
+		}
+		return nil, &Error{Msg: fmt.Sprintf("Could not open output selection file '%s' errno %d", path, errno), Status: 255, Stdout: true}
 	}
-	return strings.Join(names, ",") + "\n"
+	defer f.Close()
+	var blocks [][]entry
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(blocks) < maxBlocks {
+		var b []entry
+		for _, name := range strings.Split(sc.Text(), ",") {
+			b = append(b, matchHeader(name))
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
 }
 
-// Omni writes the -k, -o or -O output.
-func (c *Command) Omni(out io.Writer, f *Figures) {
-	sel := c.selection()
-	switch c.Output {
+// matchHeader is netperf's match_string_to_output: a selector by name or
+// by its header's words, else OUTPUT_NONE.
+func matchHeader(name string) entry {
+	if sel, ok := lookupSelector(name); ok {
+		return sel
+	}
+	for i := range selectors {
+		if strings.EqualFold(name, csvHeader(&selectors[i])) {
+			return &selectors[i]
+		}
+	}
+	sel, _ := lookupSelector("OUTPUT_NONE")
+	return sel
+}
+
+// csvHeader is a selector's header lines joined by spaces.
+func csvHeader(sel entry) string {
+	var parts []string
+	for _, l := range sel.head {
+		if l == "" {
+			break
+		}
+		parts = append(parts, l)
+	}
+	return strings.Join(parts, " ")
+}
+
+// cut is a block up to its OUTPUT_END.
+func cut(b []entry) []entry {
+	for i, e := range b {
+		if e != nil && e.name == "OUTPUT_END" {
+			return b[:i]
+		}
+	}
+	return b
+}
+
+// value is an entry's value; ok false for none (an unknown name, a
+// brand not given).
+func (c *Command) value(e entry, f *Figures) (string, bool) {
+	if e == nil {
+		return "", false
+	}
+	return e.value(c, f)
+}
+
+// Omni writes the -k, -o or -O output (or the omni test's default
+// columns) as netperf's print_omni does.
+func (c *Command) Omni(out io.Writer, f *Figures) error {
+	blocks, err := c.selection()
+	if err != nil {
+		return err
+	}
+	for i := range blocks {
+		blocks[i] = cut(blocks[i])
+	}
+	switch c.Test.Output {
 	case OutputKeyval:
-		for _, s := range sel {
-			v := s.value(c, f)
-			switch s.name {
-			case "RESULT_BRAND":
-				if c.Brand == "" {
-					continue // netperf prints no line for an unset brand
-				}
-				v = `"` + v + `"`
-			case "COMMAND_LINE":
-				v = `"` + v + `"`
-			}
-			fmt.Fprintf(out, "%s=%s\n", s.name, v)
-		}
+		c.keyval(out, f, blocks)
 	case OutputCSV:
-		if c.Headers {
-			var hs []string
-			for _, s := range sel {
-				hs = append(hs, strings.Join(s.head, " "))
+		c.csv(out, f, blocks)
+	default:
+		c.human(out, f, blocks)
+	}
+	return nil
+}
+
+func (c *Command) keyval(out io.Writer, f *Figures, blocks [][]entry) {
+	for _, b := range blocks {
+		for _, e := range b {
+			if v, ok := c.value(e, f); ok {
+				fmt.Fprintf(out, "%s=%s\n", e.name, v)
 			}
-			fmt.Fprintln(out, strings.Join(hs, ","))
-		}
-		var vs []string
-		for _, s := range sel {
-			v := s.value(c, f)
-			switch s.name {
-			case "CONFIDENCE_LEVEL":
-				v = fmt.Sprintf("%2s", v)
-			case "COMMAND_LINE":
-				v = `"` + v + `"`
-			}
-			vs = append(vs, v)
-		}
-		line := strings.Join(vs, ",")
-		if len(sel) > 0 && sel[len(sel)-1].name == "RESULT_BRAND" && c.Brand == "" {
-			line += "," // netperf's extra field after an unset brand at the end
-		}
-		fmt.Fprintln(out, line)
-	case OutputHuman:
-		for i, block := range c.blocks(sel) {
-			if i > 0 {
-				fmt.Fprintln(out)
-			}
-			c.human(out, f, block)
 		}
 	}
 }
 
-// blocks splits -O's selectors at each ';' of the selection.
-func (c *Command) blocks(sel []selector) [][]selector {
-	if c.Selectors == nil {
-		return [][]selector{sel}
+// csv writes the header line (with headers) and the value line, as
+// netperf builds them: each header's words and a comma; each value and a
+// comma, or a comma and a blank for none; the last character dropped.
+func (c *Command) csv(out io.Writer, f *Figures, blocks [][]entry) {
+	var hdr, val []byte
+	any := false
+	for _, b := range blocks {
+		for _, e := range b {
+			any = true
+			if e != nil && e.head[0] != "" {
+				hdr = append(hdr, csvHeader(e)...)
+				hdr = append(hdr, ',')
+			}
+			if v, ok := c.value(e, f); ok {
+				val = append(val, v...)
+				val = append(val, ',')
+			} else {
+				val = append(val, ',', ' ')
+			}
+		}
 	}
-	var out [][]selector
-	var cur []selector
-	for _, n := range c.Selectors {
-		if n == "" {
-			out = append(out, cur)
-			cur = nil
+	if !any || len(blocks) == 0 || len(blocks[0]) == 0 {
+		return
+	}
+	if c.PrintHeaders != 0 {
+		if len(hdr) > 0 {
+			hdr = hdr[:len(hdr)-1]
+		}
+		fmt.Fprintf(out, "%s\n", hdr)
+	}
+	fmt.Fprintf(out, "%s\n", val[:len(val)-1])
+}
+
+// human writes -O's columns: per block four header lines and the values,
+// each column as wide as its widest header line or its value and a
+// blank, every line padded to the block's width, a blank line between
+// blocks.
+func (c *Command) human(out io.Writer, f *Figures, blocks [][]entry) {
+	widths := map[entry]int{}
+	for _, b := range blocks {
+		for _, e := range b {
+			w := 0
+			if e != nil {
+				for _, l := range e.head {
+					w = max(w, len(l))
+				}
+			}
+			if v, ok := c.value(e, f); ok {
+				w = max(w, len(v)+1)
+			}
+			widths[e] = max(widths[e], w)
+		}
+	}
+	for i, b := range blocks {
+		if len(b) == 0 {
 			continue
 		}
-		if s, ok := findSelector(n); ok {
-			cur = append(cur, s)
+		if i > 0 {
+			fmt.Fprintln(out)
 		}
-	}
-	return append(out, cur)
-}
-
-// human writes -O's columns: four header lines and the values, each column
-// as wide as its widest header line (values may overflow it).
-func (c *Command) human(out io.Writer, f *Figures, sel []selector) {
-	widths := make([]int, len(sel))
-	for i, s := range sel {
-		for _, h := range s.head {
-			widths[i] = max(widths[i], len(h))
-		}
-		if s.name == "DIRECTION" {
-			widths[i] = max(widths[i], len("Connection"))
-		}
-	}
-	if c.Headers {
-		for line := 0; line < 4; line++ {
-			var b strings.Builder
-			for i, s := range sel {
-				h := ""
-				if line < len(s.head) {
-					h = s.head[line]
+		var lines [5]strings.Builder
+		for _, e := range b {
+			w := widths[e]
+			for k := 0; k < 4; k++ {
+				l := ""
+				if e != nil {
+					l = e.head[k]
 				}
-				fmt.Fprintf(&b, "%-*s ", widths[i], h)
+				fmt.Fprintf(&lines[k], "%-*s ", w, l)
 			}
-			fmt.Fprintln(out, b.String())
+			v, _ := c.value(e, f)
+			fmt.Fprintf(&lines[4], "%-*s ", w, v)
+		}
+		for k := 0; k < 5; k++ {
+			if k < 4 && c.PrintHeaders == 0 {
+				continue
+			}
+			fmt.Fprintln(out, lines[k].String())
 		}
 	}
-	var b strings.Builder
-	for i, s := range sel {
-		v := s.value(c, f)
-		if s.name == "COMMAND_LINE" {
-			v = `"` + v + `"`
-		}
-		fmt.Fprintf(&b, "%-*s ", widths[i], v)
-	}
-	fmt.Fprintln(out, b.String())
 }
 
-// familyCode is SOURCE_FAMILY: the AF_ number asked for, 0 when not set.
-func (c *Command) familyCode() string {
-	switch c.Family {
-	case sock.Inet:
-		return "2"
-	case sock.Inet6:
-		return "10"
+// ListSelectors is what -k ?, -o ? (commas) and -O ? (a line each) print:
+// every selector netperf knows, in its order.
+func ListSelectors(csv bool) string {
+	var b strings.Builder
+	for i, sel := range selectors {
+		if i > 0 {
+			if csv {
+				b.WriteByte(',')
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(sel.name)
 	}
-	return "0"
+	b.WriteByte('\n')
+	return b.String()
 }

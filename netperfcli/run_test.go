@@ -4,218 +4,164 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"netscript/engine/client/netservertest"
 	"netscript/engine/result"
 	"netscript/script"
-	"netscript/starlib"
+	"netscript/session"
+	"netscript/starlib/thread"
 )
 
-// TestScriptRoundTrip prints the script of a command line, runs it, and
-// checks it measures the same kind of figures the command line prints.
+// runScript runs the script of a command line and returns what it printed
+// and the results it got.
+func runScript(t *testing.T, line string) (string, string, []*result.Result) {
+	t.Helper()
+	c, _, _ := parse(t, line)
+	src, err := c.Script()
+	if err != nil {
+		t.Fatalf("%s: %v", line, err)
+	}
+	if !strings.HasPrefix(src, "# netperf "+line+"\n") {
+		t.Errorf("%s: the script does not start with the command line:\n%s", line, src)
+	}
+	env := session.New("test")
+	defer env.Close()
+	var out bytes.Buffer
+	env.Stdout = &out
+	var got []*result.Result
+	env.OnResult = func(r *result.Result, err error) {
+		if err == nil {
+			got = append(got, r)
+		}
+	}
+	th := thread.New("main", env, context.Background())
+	if _, err := script.Exec(th, &session.Script{Name: "netperf.star", Src: []byte(src)}); err != nil {
+		t.Fatalf("%s: the script fails: %v\n%s", line, err, src)
+	}
+	return src, out.String(), got
+}
+
+// TestScriptRoundTrip prints the script of command lines, runs it, and
+// checks it runs the same test.
 func TestScriptRoundTrip(t *testing.T) {
-	for _, line := range []string{
-		"-t TCP_RR -l 1 -- -r 32,64 -k throughput",
-		"-t TCP_STREAM -l 1 -c -C -B run1 -- -m 8K",
-		"-t UDP_RR -l 1 -i 3,3 -I 95,50",
-		"-t TCP_CRR -l -200 -- -p 20000,30000",
-		"-t TCP_CC -l -200",
-		"-t TCP_MAERTS -l 1 -f K",
-		"-t UDP_STREAM -l 1 -D 0.25 -- -m 1400",
+	for _, tc := range []struct{ line, test string }{
+		{"-t TCP_RR -l 1 -- -r 32,64", "TCP_RR"},
+		{"-t TCP_STREAM -l 1 -c -C -B run1 -- -m 8K", "TCP_STREAM"},
+		{"-t TCP_CRR -l -200 -- -p 20000,30000", "TCP_CRR"},
+		{"-t TCP_CC -l -200", "TCP_CC"},
+		{"-t TCP_MAERTS -l 1 -f K", "TCP_MAERTS"},
+		{"-t UDP_STREAM -l 1 -D 0.25 -- -m 1400", "UDP_STREAM"},
+		{"-t omni -l 1 -- -d rr -T udp -r 100,200", "UDP_RR"},
 	} {
-		c, err := Parse(strings.Fields(line))
-		if err != nil {
-			t.Fatal(err)
+		_, out, got := runScript(t, tc.line)
+		if len(got) != 1 {
+			t.Fatalf("%s: %d results", tc.line, len(got))
 		}
-		src := c.Script()
-		if !strings.HasPrefix(src, "# netperf "+line+"\n") {
-			t.Errorf("%s: the script does not start with the command line:\n%s", line, src)
-		}
-		env := starlib.NewEnv("test")
-		var out bytes.Buffer
-		env.Stdout = &out
-		var got []*result.Result
-		env.OnResult = func(r *result.Result, err error) {
-			if err == nil {
-				got = append(got, r)
-			}
-		}
-		th := starlib.NewThread("main", env, context.Background())
-		if _, err := script.Exec(th, &script.Script{Name: "netperf.star", Src: []byte(src)}); err != nil {
-			env.Close()
-			t.Fatalf("%s: the script fails: %v\n%s", line, err, src)
-		}
-		env.Close()
-		if len(got) < c.IterMin {
-			t.Fatalf("%s: %d results, want at least %d", line, len(got), c.IterMin)
-		}
-		r := got[len(got)-1]
+		r := got[0]
+		c, _, _ := parse(t, tc.line)
 		s, _ := c.Spec()
 		switch {
-		case r.Test != c.Test.Netperf:
-			t.Errorf("%s: the script ran %s", line, r.Test)
-		case r.Units != engineUnitsOf(c) || !(r.Throughput > 0):
-			t.Errorf("%s: the script measured %v %s", line, r.Throughput, r.Units)
-		case r.Config.Request != s.Request || r.Config.Response != s.Response || r.Brand != c.Brand:
-			t.Errorf("%s: the script's test differs: %+v", line, r.Config)
+		case r.Test != tc.test:
+			t.Errorf("%s: the script ran %s", tc.line, r.Test)
+		case !(r.Throughput > 0):
+			t.Errorf("%s: the script measured %v %s", tc.line, r.Throughput, r.Units)
+		case r.Config.Request != s.Request || r.Config.Response != s.Response || r.Config.SendSize != s.SendSize && s.SendSize > 0:
+			t.Errorf("%s: the script's test differs: %+v", tc.line, r.Config)
 		case c.LocalCPU && r.LocalCPU == nil:
-			t.Errorf("%s: the script measured no CPU", line)
-		case c.Count > 0 && r.Transactions != uint64(c.Count):
-			t.Errorf("%s: %d transactions, want %d", line, r.Transactions, c.Count)
+			t.Errorf("%s: the script measured no CPU", tc.line)
+		case c.TestUnits > 0 && r.Transactions != uint64(c.TestUnits):
+			t.Errorf("%s: %d transactions, want %d", tc.line, r.Transactions, c.TestUnits)
 		}
-		if !strings.Contains(out.String(), c.Test.Netperf) {
-			t.Errorf("%s: the script printed no table:\n%s", line, out.String())
+		if !strings.Contains(out, tc.test) {
+			t.Errorf("%s: the script printed no table:\n%s", tc.line, out)
 		}
 	}
 }
 
-// TestScriptOptions checks the options a command line becomes.
-func TestScriptOptions(t *testing.T) {
-	c, err := Parse(strings.Fields("-H 198.18.0.2 -t TCP_CRR -i 3,30 -T 0,1 -D 1 -- -F -L 198.18.1.1 -P 5000,6000 -s 64K,128K"))
-	if err != nil {
-		t.Fatal(err)
+// TestScriptKeepsOutput: the script prints every iteration in the
+// command's form: its selectors, and without the header line with -P 0.
+func TestScriptKeepsOutput(t *testing.T) {
+	src, out, got := runScript(t, "-t TCP_RR -l 1 -i 3,3 -I 95,50 -P 0 -- -o throughput,p99_latency,local_cong_control")
+	if !strings.Contains(src, `print(csv(results, "THROUGHPUT,P99_LATENCY", header = False))`) {
+		t.Errorf("the script's output is not -o's:\n%s", src)
 	}
-	src := c.Script()
-	for _, want := range []string{`host = "198.18.0.2"`, `server = "netserver"`, "fastopen = True", `local = "198.18.1.1"`,
-		"local_port = 5000", "data_port = 6000", "send_buffer = 65536", "recv_buffer = 131072", "cpu = 0", "remote_cpu = 1",
-		"interval = 1", "confidence(test, level = 99, width = 5, min = 30, max = 30)"} {
-		if !strings.Contains(src, want) {
-			t.Errorf("the script lacks %q:\n%s", want, src)
-		}
+	lines := regexp.MustCompile(`(?m)^[0-9.]+,[0-9.]+$`).FindAllString(out, -1)
+	if len(got) != 3 || len(lines) != 3 {
+		t.Errorf("%d results, %d CSV lines; want 3 of each:\n%s", len(got), len(lines), out)
 	}
-	if _, err := starlib.FileOptions().Parse("x.star", src, 0); err != nil {
-		t.Errorf("the script does not parse: %v", err)
+	src, out, _ = runScript(t, "-t TCP_RR -l 1 -- -k throughput,request_size")
+	if !strings.Contains(src, `print(kv(r, "THROUGHPUT,REQUEST_SIZE"))`) || !strings.Contains(out, "REQUEST_SIZE=1") {
+		t.Errorf("-k:\n%s\n%s", src, out)
 	}
 }
 
-// TestConfidenceLoop runs -i/-I through the engine's confidence code: the
-// iterations stay within [min, max], the selectors report them, and the
-// classic output carries the warning exactly when the target was missed.
-func TestConfidenceLoop(t *testing.T) {
-	out, errOut, st := run(t, strings.Fields("-t TCP_RR -l 1 -i 4,3 -I 95,0.001 -- -k confidence_level,confidence_interval,confidence_iteration,throughput_confid"), 200*time.Millisecond)
-	if st != 0 {
-		t.Fatalf("status %d: %s", st, errOut)
+// run runs a command line in this process against the embedded server.
+func run(t *testing.T, line string) (string, string, int) {
+	t.Helper()
+	r := ours(t, shellWords(line))
+	return r.out, r.err, r.status
+}
+
+// TestEmbedded: without -H the test runs against the embedded loopback
+// server, and the banner names netperf's localhost.
+func TestEmbedded(t *testing.T) {
+	out, errOut, st := run(t, "-t TCP_RR -l 1")
+	if st != 0 || !strings.HasPrefix(out, "MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to localhost () port 0 AF_INET : histogram : interval : demo : first burst 0\n") {
+		t.Errorf("%d %s\n%s", st, errOut, out)
 	}
-	for _, want := range []string{"CONFIDENCE_LEVEL=95\n", "CONFIDENCE_INTERVAL=0.001000\n"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in\n%s", want, out)
-		}
-	}
-	if !regexp.MustCompile(`CONFIDENCE_ITERATION=[34]\n`).MatchString(out) || !regexp.MustCompile(`THROUGHPUT_CONFID=[0-9]+\.[0-9]{3}\n`).MatchString(out) {
-		t.Errorf("iterations or width not reported:\n%s", out)
-	}
-	if strings.Contains(out, "WARNING") {
-		t.Errorf("keyval output carries the warning (netperf's does not):\n%s", out)
-	}
-	// A target of 0.001 % is missed: the classic form warns.
-	out, _, _ = run(t, strings.Fields("-t TCP_RR -l 1 -i 3,3 -I 99,0.001"), 200*time.Millisecond)
-	if !strings.Contains(out, " : +/-0.001% @ 99% conf.  : histogram") || !strings.Contains(out, "!!! WARNING\n") {
-		t.Errorf("no banner part or warning:\n%s", out)
+	out, errOut, st = run(t, "-t TCP_STREAM -l 1 -P 0 -Y 0xb8 -- -K reno -k LOCAL_SOCKET_TOS,REMOTE_SOCKET_TOS,LOCAL_CONG_CONTROL,REMOTE_CONG_CONTROL,TRANSPORT_MSS")
+	if st != 0 || !regexp.MustCompile(`^LOCAL_SOCKET_TOS=0xb8\nREMOTE_SOCKET_TOS=0xb8\nLOCAL_CONG_CONTROL=reno\nREMOTE_CONG_CONTROL=reno\nTRANSPORT_MSS=[1-9][0-9]*\n$`).MatchString(out) {
+		t.Errorf("knobs: %d %s\n%s", st, errOut, out)
 	}
 }
 
-// TestWarningText checks the warning block word for word, with the widths
-// reached.
-func TestWarningText(t *testing.T) {
-	c, err := Parse(strings.Fields("-t TCP_RR -i 10,3 -I 99,5"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	c.Warning(&b, &Figures{ThroughputConfid: 149.326, LocalConfid: -1, RemoteConfid: 0})
-	want := "!!! WARNING\n" +
-		"!!! Desired confidence was not achieved within the specified iterations.\n" +
-		"!!! This implies that there was variability in the test environment that\n" +
-		"!!! must be investigated before going further.\n" +
-		"!!! Confidence intervals: Throughput      : 149.326%\n" +
-		"!!!                       Local CPU util  : 0.000%\n" +
-		"!!!                       Remote CPU util : 0.000%\n\n"
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-	}
-	b.Reset()
-	c.Warning(&b, &Figures{Met: true})
-	if b.Len() != 0 {
-		t.Errorf("a met target warns: %q", b.String())
-	}
-}
-
-// TestInterim checks -D: interim lines as netperf writes them, before the
-// table.
-func TestInterim(t *testing.T) {
-	out, errOut, st := run(t, strings.Fields("-t TCP_STREAM -l 1 -D 0.2"), time.Second)
-	if st != 0 {
-		t.Fatalf("status %d: %s", st, errOut)
-	}
-	lines := strings.Split(out, "\n")
-	n := 0
-	for i, l := range lines {
-		if strings.HasPrefix(l, "Interim") {
-			n++
-			if !interimLine.MatchString(l) || i == 0 || strings.HasPrefix(lines[i-1], "Recv") {
-				t.Errorf("interim line %q out of form or place", l)
-			}
-		}
-	}
-	if n == 0 {
-		t.Errorf("no interim lines:\n%s", out)
-	}
-}
-
-// TestInterimForms checks -D's keyval and CSV forms.
+// TestInterimForms checks -D's keyval and CSV forms, a negative interval
+// as a positive one.
 func TestInterimForms(t *testing.T) {
-	out, errOut, st := run(t, strings.Fields("-t TCP_RR -l 1 -D 0.2 -P 0 -- -k throughput"), time.Second)
-	if st != 0 || !regexp.MustCompile(`(?m)^NETPERF_INTERIM_RESULT\[0\]=[0-9]+\.[0-9]{2}\nNETPERF_UNITS\[0\]=Trans/s\nNETPERF_INTERVAL\[0\]=[0-9.]+\nNETPERF_ENDING\[0\]=[0-9]+\.[0-9]{3}\n`).MatchString(out) {
+	out, errOut, st := run(t, "-t TCP_RR -l 1 -D -0.2 -P 0 -- -k throughput")
+	if st != 0 || !regexp.MustCompile(`(?m)^NETPERF_INTERIM_RESULT\[0\]=[0-9]+\.[0-9]{2}\nNETPERF_UNITS\[0\]=Trans/s\nNETPERF_INTERVAL\[0\]=0\.[0-9]{3}\nNETPERF_ENDING\[0\]=[0-9]+\.[0-9]{3}\n`).MatchString(out) {
 		t.Errorf("keyval interims: %d %s\n%s", st, errOut, out)
 	}
-	out, errOut, st = run(t, strings.Fields("-t TCP_STREAM -l 1 -D 0.2 -P 0 -- -o throughput"), time.Second)
-	if st != 0 || !regexp.MustCompile(`(?m)^[0-9]+\.[0-9]{2},10\^6bits/s,[0-9]+\.[0-9]{3},[0-9]+\.[0-9]{3}$`).MatchString(out) {
+	out, errOut, st = run(t, "-t TCP_STREAM -l 1 -D 0.2 -P 0 -- -o throughput")
+	if st != 0 || !interimCSV.MatchString(strings.Split(out, "\n")[0]) {
 		t.Errorf("CSV interims: %d %s\n%s", st, errOut, out)
-	}
-}
-
-// TestBanner checks the banner's parts netperf prints for the options in
-// force (netperf-notes §2.2 transcripts).
-func TestBanner(t *testing.T) {
-	for _, tc := range []struct{ args, want string }{
-		{"-H ::1 -6 -t TCP_RR", "MIGRATED TCP REQUEST/RESPONSE TEST from ::0 (::) port 0 AF_INET6 to ::1 (::1) port 0 AF_INET6 : histogram : interval : demo : first burst 0\n"},
-		{"-H 127.0.0.1 -t TCP_CRR -- -L 127.0.0.3 -P 40000,19500", "MIGRATED TCP Connect/Request/Response TEST from 127.0.0.3 () port 40000 AF_INET to 127.0.0.1 () port 19500 AF_INET : histogram : interval : demo\n"},
-		{"-t TCP_RR -i 5,3 -I 95,10 -T 0,0 -- -b 8 -D", "MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : +/-5.000% @ 95% conf.  : nodelay : histogram : interval : demo : first burst 8 : cpu bind\n"},
-		{"-t TCP_STREAM -i 3 -r", "MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : +/-2.500% @ 99% conf.  on result only : histogram : interval : demo\n"},
-		{"-H 127.0.0.1 -N -t UDP_STREAM -- -P ,19009", "MIGRATED UDP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 19009 AF_INET : no control : histogram : interval : demo\n"},
-		{"-t TCP_CC", "TCP Connect/Close TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : histogram : interval : demo\n"},
-	} {
-		c, err := Parse(strings.Fields(tc.args))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		c.Banner(&b)
-		if b.String() != tc.want {
-			t.Errorf("netperf %s:\n got %q\nwant %q", tc.args, b.String(), tc.want)
-		}
 	}
 }
 
 // TestInterrupted: a test cut short (Ctrl-C) reports what it measured,
 // as netperf does.
 func TestInterrupted(t *testing.T) {
-	c, err := Parse(strings.Fields("-t TCP_RR -l 30 -P 0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	defer env.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	var out, errb bytes.Buffer
-	if st := c.Run(ctx, env, &out, &errb); st != 0 {
+	if st := MainProgram(ctx, "netperf", strings.Fields("-t TCP_RR -l 30 -P 0"), env, "test", &out, &errb); st != 0 {
 		t.Fatalf("status %d: %s", st, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || len(strings.Fields(lines[0])) != 6 {
 		t.Errorf("not netperf's table:\n%s", out.String())
+	}
+}
+
+// TestMaertsAgainstNetserver: a timed TCP_MAERTS against a netserver pairs
+// what both ends counted over the same interval; netserver was asked for
+// a second more and its extra second's bytes were REMOTE_BYTES_SENT's.
+// netserver counts a send when it returns, so a send cut short by its
+// alarm may leave REMOTE_BYTES_SENT up to one send below what arrived.
+func TestMaertsAgainstNetserver(t *testing.T) {
+	const maxSend = 4 << 20 // netserver's send size for MAERTS is at most its socket buffer
+	port := netservertest.Start(t, "127.0.0.1")
+	r := ours(t, []string{"-H", "127.0.0.1", "-p", strconv.Itoa(port), "-t", "TCP_MAERTS", "-l", "2", "-P", "0",
+		"--", "-k", "LOCAL_BYTES_RECVD,REMOTE_BYTES_SENT,ELAPSED_TIME"})
+	kv := keyvals(r.out)
+	local, remote, el := numOf(kv["LOCAL_BYTES_RECVD"]), numOf(kv["REMOTE_BYTES_SENT"]), numOf(kv["ELAPSED_TIME"])
+	if r.status != 0 || !(local > 0) || remote > local*1.1+8<<20 || remote < local-maxSend || el > 2.005 || el < 1.8 {
+		t.Errorf("status %d: local %v bytes, remote %v, in %v s\n%s", r.status, local, remote, el, r.err)
 	}
 }

@@ -2,123 +2,222 @@ package netperfcli
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"netscript/engine/sock"
 	"netscript/engine/spec"
+	"netscript/starlib/output"
 )
 
 // Script is the Starlark script that runs the same test as the command
-// line (api.md's builtins and options), commented with the line itself.
-func (c *Command) Script() string {
+// line (api.md's builtins and options), commented with the line itself:
+// every iteration's result is printed in the command's output form (its
+// selectors, and with -P 0 no header line).
+func (c *Command) Script() (string, error) {
+	s, err := c.Spec()
+	if err != nil {
+		return "", c.explain(err)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n", c.Line)
 	fmt.Fprintf(&b, "# The netperf command line above as a netscript script (netscript netperf --script);\n")
 	fmt.Fprintf(&b, "# run it with: netscript FILE.star\n\n")
-	if c.Format != 0 && c.Format != 'x' && (c.Format != 'm' || c.Test.RR()) {
-		fmt.Fprintf(&b, "# -f %c: netperf prints %s; r.throughput is in %s (times %s makes it %s).\n\n",
-			c.Format, c.units(), engineUnitsOf(c), num(c.scaleRate(1)), c.units())
+	if c.Format != 'x' && c.Format != 'm' {
+		fmt.Fprintf(&b, "# -f %c: netperf prints %s/s; r.throughput is in %s.\n\n", c.Format, c.unitsWord(), engineUnits(&s))
 	}
-	call := fmt.Sprintf("%s(%s)", c.Test.Name, strings.Join(c.kwargs(), ", "))
+	if notes := c.scriptNotes(&s); len(notes) > 0 {
+		for _, n := range notes {
+			fmt.Fprintf(&b, "# %s\n", n)
+		}
+		b.WriteString("\n")
+	}
+	call := fmt.Sprintf("%s(%s)", s.Workload.Name, strings.Join(c.kwargs(&s), ", "))
 	if c.IterMax > 1 {
 		fmt.Fprintf(&b, "def test():\n    return %s\n\n", call)
 		fmt.Fprintf(&b, "# -i %d,%d -I %d,%s: iterate until the %d %% interval is no wider than %s %% of the mean.\n",
-			c.IterMax, c.IterMin, c.Level, num(c.Width), c.Level, num(c.Width))
-		fmt.Fprintf(&b, "c = confidence(test, level = %d, width = %s, min = %d, max = %d)\n", c.Level, num(c.Width), c.IterMin, c.IterMax)
-		fmt.Fprintf(&b, "r = c.results[-1]\n")
-		fmt.Fprintf(&b, "print(\"throughput\", c.mean, r.units, \"width\", c.width, \"%%\", \"iterations\", c.iterations, \"met\", c.met)\n")
+			c.IterMax, c.IterMin, c.Level, num(c.Interval*100), c.Level, num(c.Interval*100))
+		fmt.Fprintf(&b, "c = confidence(test, level = %d, width = %s, min = %d, max = %d)\n", c.Level, num(c.Interval*100), c.IterMin, c.IterMax)
+		fmt.Fprintf(&b, "print(\"throughput\", c.mean, c.results[-1].units, \"width\", c.width, \"%%\", \"iterations\", c.iterations, \"met\", c.met)\n")
+		fmt.Fprintf(&b, "results = c.results\n")
 	} else {
-		fmt.Fprintf(&b, "r = %s\n", call)
+		fmt.Fprintf(&b, "results = [%s]\n", call)
 	}
-	fmt.Fprintf(&b, "print(table([r]))\n")
-	return b.String()
+	b.WriteString(c.scriptOutput())
+	return b.String(), nil
+}
+
+// scriptOutput prints the results as the command's output form does:
+// kv() for -k, csv() for -o (header=False with -P 0), table() otherwise,
+// with the selectors a script's results have.
+func (c *Command) scriptOutput() string {
+	sel := c.scriptSelectors()
+	fields := ""
+	if sel != "" {
+		fields = ", " + strconv.Quote(sel)
+	}
+	switch {
+	case c.Test.Output == OutputKeyval:
+		return fmt.Sprintf("for r in results:\n    print(kv(r%s))\n", fields)
+	case c.Test.Output == OutputCSV:
+		header := ""
+		if c.PrintHeaders == 0 {
+			header = ", header = False"
+		}
+		return fmt.Sprintf("print(csv(results%s%s))\n", fields, header)
+	}
+	return fmt.Sprintf("print(table(results%s))\n", fields)
+}
+
+// scriptSelectors are the command's selectors that a script's results
+// fill ("" for the output form's own default).
+func (c *Command) scriptSelectors() string {
+	if c.Test.Legacy || !c.Test.Omni || c.Test.Selection == "" {
+		return ""
+	}
+	blocks, err := c.selection()
+	if err != nil {
+		return ""
+	}
+	known := output.NetperfSelectors()
+	var names []string
+	for _, b := range blocks {
+		for _, e := range cut(b) {
+			if e != nil && slices.Contains(known, e.name) && !slices.Contains(names, e.name) {
+				names = append(names, e.name)
+			}
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// scriptNotes say what of the command line a script does not carry.
+func (c *Command) scriptNotes(s *spec.Spec) []string {
+	var notes []string
+	if s.Netserver() {
+		k := &sock.Knobs{}
+		c.knobs(s, k)
+		if k.Given() || c.RemoteTOS > 0 || c.Test.CongRemote != "" {
+			notes = append(notes, "-Y, -K, -C, -G, -q: a script cannot ask a netserver to set socket options; netscript netperf can")
+		}
+	}
+	if c.Test.Selection != "" && c.scriptSelectors() == "" {
+		notes = append(notes, "the -k/-o/-O selectors name no field of a script's result")
+	}
+	return notes
 }
 
 // num writes a number as Starlark reads it back.
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-func quote(s string) string { return strconv.Quote(s) }
-
-// kwargs are the workload options the command line sets, in api.md's
-// names.
-func (c *Command) kwargs() []string {
-	var s spec.Spec
-	kw := target(c, &s)
+// kwargs are the workload options of the test s, in api.md's names.
+func (c *Command) kwargs(s *spec.Spec) []string {
+	var kw []string
 	add := func(name, v string) { kw = append(kw, name+" = "+v) }
+	if !c.embedded() && s.Host != "" {
+		add("host", strconv.Quote(s.Host))
+		if s.Netserver() {
+			add("server", `"netserver"`)
+			if s.Port != NetserverPort {
+				add("port", strconv.Itoa(s.Port))
+			}
+		} else {
+			add("port", strconv.Itoa(s.Port))
+		}
+	}
 	switch {
-	case c.Count > 0 && c.Test.RR():
-		add("transactions", strconv.FormatInt(c.Count, 10))
-	case c.Count > 0:
-		add("bytes", strconv.FormatInt(c.Count, 10))
-	case c.Duration > 0:
-		add("duration", num(c.Duration.Seconds()))
+	case s.Transactions > 0:
+		add("transactions", strconv.FormatUint(s.Transactions, 10))
+	case s.Bytes > 0:
+		add("bytes", strconv.FormatUint(s.Bytes, 10))
+	case s.Duration != spec.DefaultDuration:
+		add("duration", num(s.Duration.Seconds()))
 	}
-	if c.Request > 0 {
-		add("request", strconv.Itoa(c.Request))
+	d := spec.Default(s.Workload)
+	if s.Request != d.Request {
+		add("request", strconv.Itoa(s.Request))
 	}
-	if c.Response > 0 {
-		add("response", strconv.Itoa(c.Response))
+	if s.Response != d.Response {
+		add("response", strconv.Itoa(s.Response))
 	}
-	ints := []struct {
+	for _, x := range []struct {
 		name string
 		v    int
 	}{
-		{"send_size", c.SendSize}, {"recv_size", c.RecvSize}, {"burst", c.Burst},
-		{"send_buffer", c.SendBuffer}, {"recv_buffer", c.RecvBuffer},
-		{"remote_send_buffer", c.RemoteSendBuffer}, {"remote_recv_buffer", c.RemoteRecvBuffer},
-		{"local_port", c.LocalPort}, {"data_port", c.DataPort},
-	}
-	for _, x := range ints {
+		{"send_size", s.SendSize}, {"recv_size", s.RecvSize}, {"burst", s.Burst},
+		{"send_buffer", s.SendBuffer}, {"recv_buffer", s.RecvBuffer},
+		{"remote_send_buffer", s.RemoteSendBuffer}, {"remote_recv_buffer", s.RemoteRecvBuffer},
+		{"local_port", s.LocalPort}, {"data_port", s.DataPort},
+	} {
 		if x.v > 0 {
 			add(x.name, strconv.Itoa(x.v))
 		}
 	}
-	if c.NoDelay {
+	if s.NoDelay {
 		add("nodelay", "True")
 	}
-	if c.FastOpen {
+	if s.FastOpen {
 		add("fastopen", "True")
 	}
-	if l := c.dataLocal(); l != "" {
-		add("local", quote(l))
+	if s.Local != "" {
+		add("local", strconv.Quote(s.Local))
 	}
-	if c.PortRange != nil {
-		add("local_ports", fmt.Sprintf("(%d, %d)", c.PortRange.Lo, c.PortRange.Hi))
+	if r := s.LocalPortRange; r != nil {
+		add("local_ports", fmt.Sprintf("(%d, %d)", r.Lo, r.Hi))
 	}
-	switch c.Family {
+	switch s.Family {
 	case sock.Inet:
 		add("family", `"inet"`)
 	case sock.Inet6:
 		add("family", `"inet6"`)
 	}
-	if c.Brand != "" {
-		add("brand", quote(c.Brand))
+	if s.Brand != "" {
+		add("brand", strconv.Quote(s.Brand))
 	}
-	if c.LocalCPU || c.RemoteCPU {
+	if s.CPUUtil {
 		add("cpu_util", "True")
 	}
-	if c.CPU != nil {
-		add("cpu", strconv.Itoa(*c.CPU))
+	if s.CPU != nil {
+		add("cpu", strconv.Itoa(*s.CPU))
 	}
-	if c.RemoteCPUBind != nil {
-		add("remote_cpu", strconv.Itoa(*c.RemoteCPUBind))
+	if s.RemoteCPU != nil {
+		add("remote_cpu", strconv.Itoa(*s.RemoteCPU))
 	}
-	if c.Demo > 0 {
-		add("interval", num(c.Demo.Seconds()))
+	if s.Interval > 0 {
+		add("interval", num(s.Interval.Seconds()))
 	}
-	if c.Rate > 0 {
-		add("rate", num(c.Rate))
+	if s.Rate > 0 {
+		add("rate", num(s.Rate))
 	}
-	if c.NoControl {
+	if s.Timeout > 0 && s.Timeout != spec.DefaultUDPTimeout {
+		add("timeout", num(s.Timeout.Seconds()))
+	}
+	k := &s.Knobs
+	if k.Congestion != "" {
+		add("congestion", strconv.Quote(k.Congestion))
+	}
+	if k.HasTOS {
+		add("tos", strconv.Itoa(k.TOS))
+	}
+	if k.Cork {
+		add("cork", "True")
+	}
+	if k.MSS > 0 {
+		add("mss", strconv.Itoa(k.MSS))
+	}
+	if k.MaxPacingRate > 0 {
+		add("max_pacing_rate", strconv.FormatUint(k.MaxPacingRate, 10))
+	}
+	if s.NoControl {
 		add("control", "False")
 	}
 	return kw
 }
 
-// engineUnitsOf is the units of the result a script gets.
-func engineUnitsOf(c *Command) string {
-	if c.Test.RR() {
+// engineUnits is the units of the result a script gets.
+func engineUnits(s *spec.Spec) string {
+	if s.Workload.RR() {
 		return "Trans/s"
 	}
 	return "10^6bits/s"

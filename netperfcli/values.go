@@ -1,220 +1,243 @@
 package netperfcli
 
 import (
-	"math"
 	"strconv"
 	"strings"
-	"time"
-
-	"netscript/engine/sock"
-	"netscript/engine/spec"
 )
 
-// pair splits netperf's "a,b": a single value sets both.
-func pair(v string) (string, string) {
+// The value readers of netperf's command line (netsh.c, netlib.c), each
+// doing what netperf's does with any input: none refuses, as netperf's
+// never do (a word that is no number reads as 0).
+
+// atoi is C's atoi: leading blanks, a sign, the digits that follow; 0 if
+// there are none. Values past an int's range wrap as netperf's int does.
+func atoi(s string) int {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	var n int64
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		n = n*10 + int64(s[i]-'0')
+		if n > 1<<40 {
+			n = 1 << 40 // strtol saturates; the int it becomes wraps below
+		}
+	}
+	if neg {
+		n = -n
+	}
+	return int(int32(n))
+}
+
+// atof is C's atof for the numbers netperf reads with it (-D, -c rate):
+// the longest prefix that is a number; 0 if none.
+func atof(s string) float64 {
+	s = strings.TrimSpace(s)
+	for end := len(s); end > 0; end-- {
+		if f, err := strconv.ParseFloat(s[:end], 64); err == nil {
+			return f
+		}
+	}
+	return 0
+}
+
+// convert is netperf's convert(): atoi, times 1024ⁿ for each of K, M, G
+// and 1000ⁿ for each of k, m, g found anywhere in the word, in unsigned
+// 32-bit arithmetic, as an int ("64K" is 65536, "1m" 1000000, "-1" -1).
+func convert(s string) int {
+	base := uint32(atoi(s))
+	for _, m := range []struct {
+		letter string
+		by     uint32
+	}{{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"k", 1000}, {"m", 1000 * 1000}, {"g", 1000 * 1000 * 1000}} {
+		if strings.Contains(s, m.letter) {
+			base *= m.by
+		}
+	}
+	return int(int32(base))
+}
+
+// convertTimespec is netperf's convert_timespec(): microseconds from a
+// number of milliseconds, or of the unit an m, u or s in the word names
+// (milliseconds when none does).
+func convertTimespec(s string) int {
+	base := uint32(atoi(s))
+	switch {
+	case strings.Contains(s, "m"):
+		base *= 1000
+	case strings.Contains(s, "u"):
+	case strings.Contains(s, "s"):
+		base *= 1000 * 1000
+	default:
+		base *= 1000
+	}
+	return int(int32(base))
+}
+
+// breakArgs is netperf's break_args: "a,b" gives both, "a," the first
+// (and "" for the second), ",b" the second, a single value both.
+func breakArgs(v string) (string, string) {
 	if a, b, ok := strings.Cut(v, ","); ok {
 		return a, b
 	}
 	return v, v
 }
 
-// explicit splits a * option's "a,b": a single value sets only the first.
-func explicit(v string) (string, string) {
-	a, b, _ := strings.Cut(v, ",")
-	return a, b
+// breakArgsExplicit is break_args_explicit: as breakArgs, but a single
+// value gives only the first.
+func breakArgsExplicit(v string) (string, string) { return breakArgsSep(v, ',') }
+
+// breakArgsSep is break_args_explicit_sep.
+func breakArgsSep(v string, sep byte) (string, string) {
+	if i := strings.IndexByte(v, sep); i >= 0 {
+		return v[:i], v[i+1:]
+	}
+	return v, ""
 }
 
-// convert reads a size as netperf's convert() does: K/M/G are 1024ⁿ,
-// k/m/g 1000ⁿ.
-func convert(v string) (int64, bool) {
-	mult := int64(1)
-	if v != "" {
-		switch v[len(v)-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'k':
-			mult = 1000
-		case 'm':
-			mult = 1000 * 1000
-		case 'g':
-			mult = 1000 * 1000 * 1000
-		}
-		if mult != 1 {
-			v = v[:len(v)-1]
-		}
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt32/mult {
-		return 0, false
-	}
-	return n * mult, true
-}
+// Address families as netperf keeps them.
+const (
+	afUnspec = 0
+	afInet   = 2
+	afInet6  = 10
+)
 
-func size(opt, v string) (int, error) {
-	n, ok := convert(v)
-	if !ok || n < 1 {
-		return 0, bad("invalid size '%s' for %s: want bytes, optionally with K, M, G (1024) or k, m, g (1000)", v, opt)
-	}
-	return int(n), nil
-}
-
-func sizes(opt, v string, a, b *int) error {
-	x, y := pair(v)
-	var err error
-	if x != "" {
-		if *a, err = size(opt, x); err != nil {
-			return err
-		}
-	}
-	if y != "" {
-		*b, err = size(opt, y)
-	}
-	return err
-}
-
-func atoi(opt, v string) (int, error) {
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		return 0, bad("invalid value '%s' for %s: want a count", v, opt)
-	}
-	return n, nil
-}
-
-func port(opt, v string) (int, error) {
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 || n > 65535 {
-		return 0, bad("invalid port '%s' for %s", v, opt)
-	}
-	return n, nil
-}
-
-func cpuNum(v string) (*int, error) {
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		return nil, bad("invalid CPU '%s' for -T", v)
-	}
-	return &n, nil
-}
-
-// iterations reads one value of -i; netperf clamps them to [3, 30], and
-// netscript refuses what is not a positive count.
-func iterations(whole, v string) (int, error) {
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return 0, bad("invalid iteration count '%s' in -i %s: want max,min between 3 and 30", v, whole)
-	}
-	return n, nil
-}
-
-func clamp(n int) int { return min(max(n, 3), 30) }
-
-// waitTime reads -w as netperf's convert_timespec: milliseconds by
-// default, or with an m, u or s suffix.
-func waitTime(v string) (time.Duration, error) {
-	unit := time.Millisecond
+// parseFamily is netperf's parse_address_family: a 6 anywhere is IPv6,
+// inet or 4 IPv4, unspec or 0 either; anything else either, with a
+// warning (warn is called with it).
+func parseFamily(v string, warn func(string)) int {
 	t := v
+	if len(t) > 9 {
+		t = t[:9] // netperf reads the first 9 characters
+	}
 	switch {
-	case strings.HasSuffix(t, "ms"):
-		t = t[:len(t)-2]
-	case strings.HasSuffix(t, "m"):
-		t = t[:len(t)-1]
-	case strings.HasSuffix(t, "us"):
-		t, unit = t[:len(t)-2], time.Microsecond
-	case strings.HasSuffix(t, "u"):
-		t, unit = t[:len(t)-1], time.Microsecond
-	case strings.HasSuffix(t, "s"):
-		t, unit = t[:len(t)-1], time.Second
+	case strings.Contains(t, "6"):
+		return afInet6
+	case strings.Contains(t, "inet"), strings.Contains(t, "4"):
+		return afInet
+	case strings.Contains(t, "unspec"), strings.Contains(t, "0"):
+		return afUnspec
 	}
-	n, err := strconv.Atoi(t)
-	if err != nil || n <= 0 {
-		return 0, bad("invalid interval '%s' for -w", v)
-	}
-	return time.Duration(n) * unit, nil
+	warn("WARNING! " + v + " not recognized as an address family, using AF_UNPSEC\n" +
+		"Are you sure netperf was configured for that address family?\n")
+	return afUnspec
 }
 
-func family(v string) (sock.Family, error) {
-	switch {
-	case strings.Contains(v, "6"):
-		return sock.Inet6, nil
-	case strings.Contains(v, "inet"), strings.Contains(v, "4"):
-		return sock.Inet, nil
-	case strings.Contains(v, "unspec"), strings.Contains(v, "0"):
-		return sock.Auto, nil
-	}
-	return sock.Auto, bad("'%s' is not an address family (want 4, 6, inet, inet6 or unspec)", v)
+// ipqos are the names -Y takes (netperf's dscp.c, after OpenSSH's).
+var ipqos = []struct {
+	name  string
+	value int
+}{
+	{"af11", 0x28}, {"af12", 0x30}, {"af13", 0x38},
+	{"af21", 0x48}, {"af22", 0x50}, {"af23", 0x58},
+	{"af31", 0x68}, {"af32", 0x70}, {"af33", 0x78},
+	{"af41", 0x88}, {"af42", 0x90}, {"af43", 0x98},
+	{"cs0", 0x00}, {"cs1", 0x20}, {"cs2", 0x40}, {"cs3", 0x60},
+	{"cs4", 0x80}, {"cs5", 0xa0}, {"cs6", 0xc0}, {"cs7", 0xe0},
+	{"ef", 0xb8},
+	{"lowdelay", 0x10}, {"throughput", 0x08}, {"reliability", 0x04},
 }
 
-// lookupTest finds a workload by netperf's name.
-func lookupTest(name string) (*spec.Workload, bool) {
-	for _, w := range spec.Workloads() {
-		if w.Netperf == name {
-			return w, true
+// parseIPQoS is netperf's parse_ipqos: a name of ipqos (any case) or a
+// number 0-255 in C's notation (0xb8, 070, 184); -1 otherwise.
+func parseIPQoS(v string) int {
+	for _, q := range ipqos {
+		if strings.EqualFold(v, q.name) {
+			return q.value
 		}
 	}
-	return nil, false
+	if v == "" {
+		return -1
+	}
+	n, err := strconv.ParseInt(v, 0, 64)
+	if err != nil || n < 0 || n > 255 {
+		return -1
+	}
+	return int(n)
 }
 
-// check refuses combinations netscript does not run, before any traffic.
-func (c *Command) check() error {
-	w := c.Test
-	if c.Count > 0 && w.Datagram && !w.RR() {
-		return refused("-l -count with UDP_STREAM", "a lost datagram would make the count unreachable; give a length in seconds")
+// parseDirection is netperf's parse_direction: words joined by '|'
+// (send, xmit, stream, transmit; recv, receive, maerts; rr) or numbers
+// in C's notation (2 transmit, 4 receive), or'ed.
+func parseDirection(v string) int {
+	if v == "" {
+		return 0
 	}
-	if (c.Request > 0 || c.Response > 0) && !w.Accepts(spec.OptRequest) {
-		return refused("-r", "it applies to request/response tests; "+w.Netperf+" has none")
+	a, rest := breakArgsSep(v, '|')
+	d := parseDirection(rest)
+	switch strings.ToLower(a) {
+	case "":
+	case "xmit", "send", "stream", "transmit":
+		d |= dirXmit
+	case "recv", "receive", "maerts":
+		d |= dirRecv
+	case "rr":
+		d |= dirXmit | dirRecv
+	default:
+		d |= strtol0(a)
 	}
-	if (c.SendSize > 0 || c.RecvSize > 0) && !w.Accepts(spec.OptSendSize) {
-		return refused("-m/-M", "they apply to stream tests; "+w.Netperf+" has request and response sizes (-r)")
-	}
-	if c.Burst > 0 && !w.Accepts(spec.OptBurst) {
-		return refused("-b", w.Netperf+" opens a connection per transaction, so it has one transaction in flight")
-	}
-	if c.FastOpen && !w.Accepts(spec.OptFastOpen) {
-		return refused("-F", "TCP Fast Open applies to TCP_CRR, which opens a connection per transaction")
-	}
-	if c.NoDelay && w.Datagram {
-		return refused("-D", "TCP_NODELAY applies to TCP tests")
-	}
-	if c.PortRange != nil && !w.Accepts(spec.OptLocalPorts) {
-		return refused("-p min,max", "the client port range applies to tests that open a connection per transaction")
-	}
-	if c.Format == 'x' && !w.RR() {
-		return refused("-f x", "stream tests are reported in bits or bytes per second")
-	}
-	if c.NoControl && c.DataPort == 0 {
-		return refused("-N without -- -P ,port", "netscript does not aim at the discard, chargen or echo services; give the data port of a standing endpoint")
-	}
-	if c.NoControl && c.Host == "" {
-		return refused("-N without -H", "a standing endpoint needs its host")
-	}
-	return nil
+	return d
 }
 
-// endSize is a *_SIZE_END selector: the socket buffer at the end of the
-// test when the engine read it (this end's data socket; a netserver's
-// report), else the size granted at creation (a connection per
-// transaction, or a netscript server, which reports no end sizes).
-func endSize(end, granted int) string {
-	if end > 0 {
-		return intv(end)
+// strtol0 is strtol(s, NULL, 0): a number in C's notation, its longest
+// valid prefix; 0 if none.
+func strtol0(s string) int {
+	s = strings.TrimSpace(s)
+	base, digits := 10, "0123456789"
+	switch {
+	case strings.HasPrefix(strings.ToLower(s), "0x"):
+		base, digits, s = 16, "0123456789abcdef", s[2:]
+	case strings.HasPrefix(s, "0"):
+		base, digits = 8, "01234567"
 	}
-	return intv(granted)
+	n := 0
+	for _, r := range strings.ToLower(s) {
+		i := strings.IndexRune(digits, r)
+		if i < 0 {
+			break
+		}
+		n = n*base + i
+	}
+	return int(int32(n))
 }
 
-// The *_SIZE_END selectors' values (see endSize).
-func lssEnd(f *Figures) string {
-	return endSize(f.Last.Config.LocalSendBufferEnd, f.Last.Config.LocalSendBuffer)
+// parseSocketType is netperf's parse_socket_type.
+func parseSocketType(v string) string {
+	t := trunc(v, 10)
+	switch {
+	case strings.Contains(t, "stream"):
+		return "Stream"
+	case strings.Contains(t, "dgram"):
+		return "Datagram"
+	}
+	return "Unknown"
 }
-func lsrEnd(f *Figures) string {
-	return endSize(f.Last.Config.LocalRecvBufferEnd, f.Last.Config.LocalRecvBuffer)
+
+// parseProtocol is netperf's parse_protocol: tcp, udp, and the others
+// Linux knows (which netscript does not run).
+func parseProtocol(v string) (int, string) {
+	switch strings.ToLower(trunc(v, 9)) {
+	case "tcp":
+		return protoTCP, ""
+	case "udp":
+		return protoUDP, ""
+	case "sctp":
+		return 132, "SCTP"
+	case "sdp":
+		return 257, "SDP"
+	case "dccp":
+		return 33, "DCCP"
+	case "udplite":
+		return 136, "UDPLite"
+	}
+	return 0, "IP Default"
 }
-func rssEnd(f *Figures) string {
-	return endSize(f.Last.Config.RemoteSendBufferEnd, f.Last.Config.RemoteSendBuffer)
-}
-func rsrEnd(f *Figures) string {
-	return endSize(f.Last.Config.RemoteRecvBufferEnd, f.Last.Config.RemoteRecvBuffer)
+
+func trunc(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

@@ -3,6 +3,7 @@ package netperfcli
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"netscript/engine/hist"
 )
@@ -75,74 +76,114 @@ func (d *decades) report(out io.Writer) {
 	fmt.Fprintf(out, "HIST_TOTAL:      %d\n", d.total)
 }
 
-// netperf's default alignment and offset of its buffers, which its -v 2
-// block prints (netscript does not align its buffers, and -a/-o are
-// refused, so netperf's defaults are what a run of it would show). TCP_RR
-// and TCP_CC print the remote receive offset where the remote alignment
-// goes.
-const (
-	bufAlign  = 8
-	bufOffset = 0
-)
-
 // Verbose writes what -v 2 adds after the classic table: the test's block
-// of alignments (and, for TCP_RR, the last iteration's latency and
-// throughput each way), then the histogram of every iteration's
-// transaction times.
+// of alignments, offsets and counts (for TCP_RR the last iteration's
+// latency and throughput each way, for the streams the bytes per call and
+// the MSS), then the histogram of every iteration's transaction times. A
+// stream's histogram (netperf's of its send or receive calls) has no
+// samples: netscript does not time each call.
 func (c *Command) Verbose(out io.Writer, f *Figures) {
 	title := "Histogram of request/response times"
-	switch c.Test.Netperf {
+	switch c.TestName {
 	case "TCP_RR":
-		rate := f.Last.Throughput
+		rate := f.TransRate
 		rt := -1.0
 		if rate > 0 {
-			rt = 1e6 / rate * float64(1+c.Burst)
+			rt = 1e6 / rate * float64(1+max(c.Test.Burst, 0))
 		}
-		units := "10^6bits"
-		if c.band() {
-			units = c.unitsWord()
+		saved := c.Format
+		if c.Format == 'x' {
+			c.Format = 'm'
 		}
 		fmt.Fprintf(out, "Alignment      Offset         RoundTrip  Trans    Throughput\n"+
 			"Local  Remote  Local  Remote  Latency    Rate     %-8.8s/s\n"+
 			"Send   Recv    Send   Recv    usec/Tran  per sec  Outbound   Inbound\n"+
 			"%5d  %5d   %5d  %5d   %-6.3f   %-6.3f %-6.3f    %-6.3f\n",
-			units, bufAlign, bufOffset, bufOffset, bufOffset, rt, rate,
-			c.bitsIn(rate*float64(c.reqSize(f))*8), c.bitsIn(rate*float64(c.rspSize(f))*8))
+			c.unitsWord(), c.SendAlign, c.RemoteRecvOffset, c.SendOffset, c.RemoteRecvOffset, rt, rate,
+			c.calcThruput(rate*float64(c.reqSize()), 1), c.calcThruput(rate*float64(c.rspSize()), 1))
+		c.Format = saved
 	case "TCP_CRR", "TCP_CC":
-		ra := bufAlign
-		if c.Test.Netperf == "TCP_CC" {
-			ra = bufOffset
+		ra := c.RemoteRecvAlign
+		if c.TestName == "TCP_CC" {
+			ra = c.RemoteRecvOffset
 		}
 		fmt.Fprintf(out, "\nAlignment      Offset\n"+
 			"Local  Remote  Local  Remote\n"+
 			"Send   Recv    Send   Recv\n"+
-			"%5d  %5d   %5d  %5d\n", bufAlign, ra, bufOffset, bufOffset)
+			"%5d  %5d   %5d  %5d\n", c.SendAlign, ra, c.SendOffset, c.RemoteRecvOffset)
 	case "UDP_RR":
 		title = "Histogram of request/reponse times." // sic, netperf's words
+	case "TCP_STREAM", "TCP_MAERTS":
+		c.streamVerbose(out, f)
+		return
+	case "UDP_STREAM":
+		fmt.Fprint(out, "\nHistogram of time spent in send() call\n")
+		decadesOf(nil).report(out)
+		return
+	default:
+		title = "Histogram of " + c.histogramOf() + " times"
 	}
 	c.histogram(out, f, title)
+}
+
+// streamVerbose is TCP_STREAM's and TCP_MAERTS's -v 2 block.
+func (c *Command) streamVerbose(out io.Writer, f *Figures) {
+	r := f.Last
+	rs, _ := c.remoteBytes(f.it)
+	if c.TestName == "TCP_STREAM" {
+		fmt.Fprintf(out, "\nAlignment      Offset         %-8.8s %-8.8s    Sends   %-8.8s Recvs\n"+
+			"Local  Remote  Local  Remote  Xfered   Per                 Per\n"+
+			"Send   Recv    Send   Recv             Send (avg)          Recv (avg)\n"+
+			"%5d   %5d  %5d   %5d %6d  %6.2f    %6d   %6.2f %6d\n",
+			"Bytes", "Bytes", "Bytes", c.SendAlign, c.RemoteRecvAlign, c.SendOffset, c.RemoteRecvOffset,
+			r.BytesSent, ratio(r.BytesSent, c.localSendCalls(f)), c.localSendCalls(f),
+			ratio(r.BytesSent, c.remoteRecvCalls(f)), c.remoteRecvCalls(f))
+	} else {
+		fmt.Fprintf(out, "\nAlignment      Offset         %-8.8s %-8.8s    Recvs   %-8.8s Sends\n"+
+			"Local  Remote  Local  Remote  Xfered   Per                 Per\n"+
+			"Recv   Send    Recv   Send             Recv (avg)          Send (avg)\n"+
+			"%5d   %5d  %5d   %5d %6d  %6.2f    %6d   %6.2f %6d\n",
+			"Bytes", "Bytes", "Bytes", c.RecvAlign, c.RemoteRecvAlign, c.RecvOffset, c.RemoteRecvOffset,
+			r.BytesReceived, ratio(r.BytesReceived, c.localRecvCalls(f)), int32(c.localRecvCalls(f)),
+			ratio(rs, c.remoteSendCalls(f)), int32(c.remoteSendCalls(f)))
+	}
+	fmt.Fprintf(out, "\nMaximum\nSegment\nSize (bytes)\n%6d\n", c.transportMSS(f))
+	what := "send"
+	if c.TestName == "TCP_MAERTS" {
+		what = "recv"
+	}
+	fmt.Fprintf(out, "\n\nHistogram of time spent in %s() call.\n", what)
+	decadesOf(nil).report(out)
+}
+
+// ratio is n over d as C divides a count by a double (inf for 0 calls).
+func ratio(n, d uint64) float64 {
+	if d == 0 {
+		if n == 0 {
+			return math.NaN()
+		}
+		return math.Inf(1)
+	}
+	return float64(n) / float64(d)
+}
+
+// histogramOf names what an omni test's -v 2 histogram times.
+func (c *Command) histogramOf() string {
+	switch d := c.Test.Direction & (dirXmit | dirRecv); {
+	case d == dirRecv:
+		return "recv"
+	case d == dirXmit:
+		return "send"
+	case c.isCC():
+		return "connect/close"
+	case c.Test.Connection:
+		return "connect/request/response/close"
+	}
+	return "request/response"
 }
 
 // histogram writes the blank line, the title and the dump.
 func (c *Command) histogram(out io.Writer, f *Figures, title string) {
 	fmt.Fprintf(out, "\n%s\n", title)
 	decadesOf(f.Hist).report(out)
-}
-
-// bitsIn converts bits per second to the units of -f, in megabits for
-// -f x (netperf's -v 2 block reports bits even then).
-func (c *Command) bitsIn(bits float64) float64 {
-	switch c.Format {
-	case 'k':
-		return bits / 1e3
-	case 'g':
-		return bits / 1e9
-	case 'K':
-		return bits / 8 / (1 << 10)
-	case 'M':
-		return bits / 8 / (1 << 20)
-	case 'G':
-		return bits / 8 / (1 << 30)
-	}
-	return bits / 1e6
 }

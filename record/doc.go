@@ -4,6 +4,6 @@
 // `netscript show` and `netscript replay` read back, lay out and compare.
 //
 // A Recorder collects results while a script runs (its Add is a
-// starlib.ResultFunc); NewRun, Encode, ReadRun and DecodeRun write and read
+// session.ResultFunc); NewRun, Encode, ReadRun and DecodeRun write and read
 // the record; Summary, Tables, ReplayTable and EnvChanges say what it holds.
 package record

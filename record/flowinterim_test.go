@@ -9,7 +9,7 @@ import (
 
 	"netscript/engine/result"
 	"netscript/starlib"
-	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // TestRecordKeepsFlowInterim: each flow's interim samples are written to
@@ -40,14 +40,14 @@ func TestRecordKeepsFlowInterim(t *testing.T) {
 		!reflect.DeepEqual(got.Interim, res.Interim) {
 		t.Fatalf("after the round trip: interim %+v, flows %+v", got.Interim, got.Flows)
 	}
-	r := starlib.NewResult(got)
-	flows, err := output.Field(r, "flows")
+	r := values.NewResult(got)
+	flows, err := values.Field(r, "flows")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []int{1, 1, 0} {
 		f := flows.(*starlark.List).Index(i)
-		iv, err := output.Field(f, "interim")
+		iv, err := values.Field(f, "interim")
 		if err != nil || iv.(*starlark.List).Len() != want {
 			t.Errorf("flows[%d].interim: %v (%v), want %d samples", i, iv, err, want)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"netscript/internal/startest"
 	"netscript/starlib"
+	"netscript/starlib/values"
 )
 
 // recordedRun runs code with a Recorder and returns the run as a record
@@ -62,7 +63,7 @@ func TestRecordKeepsHistograms(t *testing.T) {
 		t.Errorf("want one hist and one flow_hists in the record:\n%.2000s", b.String())
 	}
 	// A script over the record sees the same percentiles.
-	res := starlib.NewResult(got)
+	res := values.NewResult(got)
 	v, err := starlark.EvalOptions(starlib.FileOptions(), &starlark.Thread{}, "p.star",
 		"[r.latency.percentile(99) == r.latency.p99, len(r.latency.histogram) > 0, r.flows[1].latency.percentile(50) == r.flows[1].latency.p50]",
 		starlark.StringDict{"r": res})

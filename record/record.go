@@ -18,9 +18,9 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/sysinfo"
-	"netscript/script"
-	"netscript/starlib"
+	"netscript/session"
 	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // Format names the layout of a run record; ReadRun refuses others.
@@ -55,7 +55,7 @@ type Run struct {
 	RunID string `json:"run_id,omitempty"`
 	// Target is where the tests that named no host went (--host,
 	// $NETSCRIPT_HOST); null: the embedded server. replay aims there again.
-	Target *starlib.Target `json:"target,omitempty"`
+	Target *session.Target `json:"target,omitempty"`
 }
 
 // RunScript is the program a run ran.
@@ -79,7 +79,7 @@ type RunResult struct {
 }
 
 // NewRun starts the record of a run of sc on the machine info describes.
-func NewRun(sc *script.Script, info sysinfo.Info) *Run {
+func NewRun(sc *session.Script, info sysinfo.Info) *Run {
 	sum := sha256.Sum256(sc.Src)
 	args := sc.Args
 	if args == nil {
@@ -96,7 +96,7 @@ func NewRun(sc *script.Script, info sysinfo.Info) *Run {
 }
 
 // Recorder collects the results of a run as tests end; set the script's
-// starlib.Env.OnResult to its Add. It is safe for tests that end at once on several threads.
+// session.Session.OnResult to its Add. It is safe for tests that end at once on several threads.
 type Recorder struct {
 	mu      sync.Mutex
 	results []RunResult
@@ -229,7 +229,7 @@ func (run *Run) Tables() (string, error) {
 		if _, ok := groups[res.Test]; !ok {
 			order = append(order, res.Test)
 		}
-		groups[res.Test] = append(groups[res.Test], starlib.NewResult(&res))
+		groups[res.Test] = append(groups[res.Test], values.NewResult(&res))
 	}
 	var parts []string
 	for _, test := range order {

@@ -14,12 +14,14 @@ import (
 	"netscript/engine/sysinfo"
 	"netscript/internal/startest"
 	"netscript/internal/stoptest"
-	"netscript/script"
+	"netscript/session"
 	"netscript/starlib"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 // TestRecorderSeesEveryResult: every test a script runs reaches
-// starlib.Env.OnResult, including one cut short, which is marked partial.
+// session.Session.OnResult, including one cut short, which is marked partial.
 func TestRecorderSeesEveryResult(t *testing.T) {
 	th, env := startest.NewThread(t)
 	var rec Recorder
@@ -30,7 +32,7 @@ func TestRecorderSeesEveryResult(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	starlib.SetContext(th, ctx)
+	thread.SetContext(th, ctx)
 	env.Progress = &stoptest.OnWork{Cancel: cancel} // cut it once it has counted work
 	start := time.Now()
 	_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "cut.star", "tcp_rr(duration=30)\n", starlib.Predeclared())
@@ -59,13 +61,13 @@ func TestRecorderSeesEveryResult(t *testing.T) {
 
 // fixedRun is a record with fixed figures.
 func fixedRun() *Run {
-	sc := &script.Script{Name: "sweep.star", Src: []byte("print(table([tcp_rr()]))\n"), Args: map[string]string{"duration": "2"}}
+	sc := &session.Script{Name: "sweep.star", Src: []byte("print(table([tcp_rr()]))\n"), Args: map[string]string{"duration": "2"}}
 	run := NewRun(sc, sysinfo.Info{Hostname: "box", OS: "linux", Arch: "amd64", Kernel: "6.1.0", CPUModel: "Test CPU", CPUs: 4,
 		Sysctls: map[string]string{"net.ipv4.tcp_congestion_control": "cubic"}, Netscript: "0.1.0", Commit: "abc1234", Go: "go1.26.0"})
 	run.Start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	run.End = run.Start.Add(6500 * time.Millisecond)
 	for v := range startest.FixedResults()["mixed"].(*starlark.List).Elements() {
-		res := *v.(*starlib.Record).Value().(*result.Result)
+		res := *v.(*values.Record).Value().(*result.Result)
 		run.Results = append(run.Results, RunResult{Result: &res})
 	}
 	cut := *run.Results[0].Result

@@ -7,7 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/starlib"
-	"netscript/starlib/output"
+	"netscript/starlib/values"
 )
 
 // keywords of the Starlark language, completed like names.
@@ -20,7 +20,7 @@ const indent = "    "
 // complete is liner's word completer: for the word before the cursor it
 // returns the text before the word, the candidates, and the text after the
 // cursor.
-func (s *session) complete(line string, pos int) (string, []string, string) {
+func (s *console) complete(line string, pos int) (string, []string, string) {
 	runes := []rune(line)
 	before, tail := string(runes[:pos]), string(runes[pos:])
 	return Complete(s.globals, before, tail)
@@ -101,7 +101,7 @@ func fieldCandidates(globals starlark.StringDict, obj, prefix string) []string {
 	}
 	if rest != "" {
 		var err error
-		if v, err = output.Field(v, rest); err != nil {
+		if v, err = values.Field(v, rest); err != nil {
 			return nil
 		}
 	}

@@ -8,13 +8,13 @@ import (
 
 	"netscript/engine/result"
 	"netscript/script"
-	"netscript/starlib"
+	"netscript/starlib/values"
 )
 
 // TestComplete: what Tab offers for the text before the cursor.
 func TestComplete(t *testing.T) {
 	globals := script.Globals(nil)
-	globals["r"] = starlib.NewResult(&result.Result{Test: "TCP_RR", Latency: &result.Latency{}})
+	globals["r"] = values.NewResult(&result.Result{Test: "TCP_RR", Latency: &result.Latency{}})
 	globals["rates"] = starlark.NewList(nil)
 	cases := []struct {
 		name, before string

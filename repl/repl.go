@@ -25,7 +25,9 @@ import (
 	"go.starlark.net/syntax"
 
 	"netscript/script"
+	"netscript/session"
 	"netscript/starlib"
+	"netscript/starlib/thread"
 )
 
 // Options adjust a session.
@@ -55,9 +57,9 @@ func HistoryPath() string {
 	return filepath.Join(dir, "netscript", "history")
 }
 
-// session is one interactive session's state.
-type session struct {
-	env     *starlib.Env
+// console is one interactive session's state.
+type console struct {
+	env     *session.Session
 	line    *liner.State
 	th      *starlark.Thread
 	globals starlark.StringDict
@@ -70,8 +72,8 @@ type session struct {
 
 // Run holds an interactive session on the terminal until Ctrl-D, and
 // returns the exit status (0).
-func Run(env *starlib.Env, o Options) int {
-	s := &session{env: env, globals: script.Globals(nil), history: o.HistoryFile}
+func Run(env *session.Session, o Options) int {
+	s := &console{env: env, globals: script.Globals(nil), history: o.HistoryFile}
 	if s.history == "" {
 		s.history = HistoryPath()
 	}
@@ -81,7 +83,7 @@ func Run(env *starlib.Env, o Options) int {
 	opts.LoadBindsGlobally = true
 	s.opts = &opts
 
-	s.th = starlib.NewThread("repl", env, context.Background())
+	s.th = thread.New("repl", env, context.Background())
 	s.th.Load = script.LoadFunc(s.globals)
 
 	defer assumeColumns(os.Stdout)()
@@ -119,7 +121,7 @@ func Run(env *starlib.Env, o Options) int {
 // rep reads one statement (several lines for a def, for, if or while),
 // runs it and prints the value of an expression. It returns io.EOF when
 // the user leaves with Ctrl-D at the first prompt.
-func (s *session) rep() error {
+func (s *console) rep() error {
 	var text strings.Builder
 	prompt := Prompt
 	var eof, aborted bool
@@ -164,11 +166,11 @@ func (s *session) rep() error {
 
 // exec runs a parsed statement with its own context, which Ctrl-C cancels
 // together with the thread.
-func (s *session) exec(f *syntax.File, src []byte) {
+func (s *console) exec(f *syntax.File, src []byte) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var interrupted bool
-	starlib.SetContext(s.th, ctx)
+	thread.SetContext(s.th, ctx)
 	s.mu.Lock()
 	s.cancel = func() {
 		interrupted = true
@@ -179,7 +181,7 @@ func (s *session) exec(f *syntax.File, src []byte) {
 
 	var v starlark.Value
 	var err error
-	s.env.KeepSyntax(f) // parallel() freezes only the globals its branches use
+	thread.KeepSyntax(s.th, f) // parallel() freezes only the globals its branches use
 	if expr := soleExpr(f); expr != nil {
 		v, err = starlark.EvalExprOptions(f.Options, s.th, expr, s.globals)
 	} else {
@@ -227,7 +229,7 @@ func soleExpr(f *syntax.File) syntax.Expr {
 }
 
 // readHistory loads the history file, if there is one.
-func (s *session) readHistory() {
+func (s *console) readHistory() {
 	if s.history == "" {
 		return
 	}
@@ -239,7 +241,7 @@ func (s *session) readHistory() {
 
 // saveHistory writes the history file, creating its directory; a failure
 // is reported once and then ignored, since the session works without it.
-func (s *session) saveHistory() {
+func (s *console) saveHistory() {
 	if s.history == "" {
 		return
 	}

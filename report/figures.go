@@ -9,9 +9,8 @@ import (
 
 	"netscript/engine/result"
 	"netscript/record"
-	"netscript/starlib"
-	"netscript/starlib/output"
 	"netscript/starlib/plot"
+	"netscript/starlib/values"
 )
 
 // Figure is one picture of a run, with the title it is shown under.
@@ -47,7 +46,7 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 		if rr.Partial {
 			res.Brand = strings.TrimSpace(res.Brand + " (partial)")
 		}
-		v := starlib.NewResult(&res)
+		v := values.NewResult(&res)
 		if _, ok := groups[res.Units]; !ok {
 			order = append(order, res.Units)
 		}
@@ -69,8 +68,8 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 			continue
 		}
 		lined := sweepLines(rows, x)
-		spec := starlib.PlotSpec{X: x, Series: "line", Title: fmt.Sprintf("throughput against %s", x)}
-		if f, err := starlib.SweepFigure(lined, spec); err == nil {
+		spec := plot.PlotSpec{X: x, Series: "line", Title: fmt.Sprintf("throughput against %s", x)}
+		if f, err := plot.SweepFigure(lined, spec); err == nil {
 			figs = append(figs, Figure{spec.Title, f})
 		} else {
 			notes = append(notes, fmt.Sprintf("no sweep of %s: %v", units, err))
@@ -78,7 +77,7 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 		if units == result.UnitsTrans {
 			spec.Y, spec.Title = "latency.p99", fmt.Sprintf("p99 latency against %s", x)
 			spec.YLabel = "latency.p99 (µs)"
-			if f, err := starlib.SweepFigure(lined, spec); err == nil {
+			if f, err := plot.SweepFigure(lined, spec); err == nil {
 				figs = append(figs, Figure{spec.Title, f})
 			}
 		}
@@ -89,7 +88,7 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 			notes = append(notes, fmt.Sprintf("latency distribution: the first %d of %d results", maxCurves, len(shown)))
 			shown = shown[:maxCurves]
 		}
-		if f, err := starlib.LatencyFigure(shown, plot.CCDF, "latency distribution"); err == nil {
+		if f, err := plot.LatencyFigure(shown, plot.CCDF, "latency distribution"); err == nil {
 			figs = append(figs, Figure{"latency distribution", f})
 		} else {
 			notes = append(notes, fmt.Sprintf("no latency distribution: %v", err))
@@ -120,7 +119,7 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 			notes = append(notes, fmt.Sprintf("%s: the first %d of %d results", title, maxCurves, len(shown)))
 			shown = shown[:maxCurves]
 		}
-		if f, err := starlib.TimeseriesFigureFrom(shown, "throughput", false, title, t0); err == nil {
+		if f, err := plot.TimeseriesFigureFrom(shown, "throughput", false, title, t0); err == nil {
 			figs = append(figs, Figure{title, f})
 		} else {
 			notes = append(notes, fmt.Sprintf("no time series: %v", err))
@@ -181,7 +180,7 @@ func (l *lineRow) Attr(name string) (starlark.Value, error) {
 func (l *lineRow) AttrNames() []string { return append(l.HasAttrs.AttrNames(), "line") }
 
 func fieldText(r starlark.Value, f string) string {
-	v, err := output.Field(r, f)
+	v, err := values.Field(r, f)
 	if err != nil {
 		return "?"
 	}
@@ -195,7 +194,7 @@ func fieldText(r starlark.Value, f string) string {
 func variedField(rows []starlark.Value, f string) bool {
 	seen := map[string]bool{}
 	for _, r := range rows {
-		v, err := output.Field(r, f)
+		v, err := values.Field(r, f)
 		if err != nil {
 			return false
 		}
@@ -209,7 +208,7 @@ func varied(rows []starlark.Value) string {
 	for _, f := range sweepFields {
 		seen := map[string]bool{}
 		for _, r := range rows {
-			v, err := output.Field(r, f)
+			v, err := values.Field(r, f)
 			if err != nil {
 				break
 			}
@@ -226,7 +225,7 @@ func varied(rows []starlark.Value) string {
 func tests(rows []starlark.Value) int {
 	seen := map[string]bool{}
 	for _, r := range rows {
-		if v, err := output.Field(r, "test"); err == nil {
+		if v, err := values.Field(r, "test"); err == nil {
 			seen[v.String()] = true
 		}
 	}
@@ -234,7 +233,7 @@ func tests(rows []starlark.Value) int {
 }
 
 func unitsOf(v starlark.Value) string {
-	u, err := output.Field(v, "units")
+	u, err := values.Field(v, "units")
 	if err != nil {
 		return ""
 	}

@@ -16,9 +16,9 @@ import (
 
 	"netscript/engine/sysinfo"
 	"netscript/record"
-	"netscript/starlib"
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
+	"netscript/starlib/values"
 )
 
 // Picture size in the report, in points (gonum's SVG unit).
@@ -105,7 +105,7 @@ func compactFields(rows []starlark.Value) []string {
 	}
 	fields = append(fields, "throughput", "latency.p50", "latency.p99")
 	for _, r := range rows {
-		if v, err := output.Field(r, "brand"); err == nil && v.Truth() {
+		if v, err := values.Field(r, "brand"); err == nil && v.Truth() {
 			return append([]string{"brand"}, fields...)
 		}
 	}
@@ -128,7 +128,7 @@ func resultTablesOf(b *bytes.Buffer, results []record.RunResult, fields func([]s
 		if _, ok := groups[res.Test]; !ok {
 			order = append(order, res.Test)
 		}
-		groups[res.Test] = append(groups[res.Test], starlib.NewResult(&res))
+		groups[res.Test] = append(groups[res.Test], values.NewResult(&res))
 	}
 	for _, test := range order {
 		rows := groups[test]

@@ -10,6 +10,8 @@ import (
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"netscript/session"
 )
 
 // FormatError renders a script's error for a person: a syntax or name
@@ -109,7 +111,7 @@ func excerptAt(pos syntax.Position, source func(file string) []byte) string {
 
 // Source returns a function that gives sc's text for its own name and
 // reads any other file (a loaded module) from disk, for FormatError.
-func (sc *Script) Source() func(file string) []byte {
+func Source(sc *session.Script) func(file string) []byte {
 	return func(file string) []byte {
 		if file == sc.Name {
 			return sc.Src

@@ -10,19 +10,14 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"netscript/session"
 	"netscript/starlib"
+	"netscript/starlib/thread"
 )
-
-// Script is a program to run: a file or a -c snippet, with its arguments.
-type Script struct {
-	Name string            // file name, or "<command-line>" for -c
-	Src  []byte            // the program text
-	Args map[string]string // NAME=VALUE pairs, as the dict `args`
-}
 
 // ReadScript reads a script file, refusing directories and text that is
 // not UTF-8 with a clear error.
-func ReadScript(path string) (*Script, error) {
+func ReadScript(path string) (*session.Script, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -40,7 +35,7 @@ func ReadScript(path string) (*Script, error) {
 	if !utf8.Valid(src) {
 		return nil, fmt.Errorf("script %s: not UTF-8 text", path)
 	}
-	return &Script{Name: path, Src: src}, nil
+	return &session.Script{Name: path, Src: src}, nil
 }
 
 // ParseArgs reads NAME=VALUE pairs.
@@ -68,7 +63,7 @@ func argsDict(m map[string]string) *starlark.Dict {
 
 // Exec runs a script on th with the predeclared names and the script's
 // args; load() resolves relative to the loading file.
-func Exec(th *starlark.Thread, sc *Script) (starlark.StringDict, error) {
+func Exec(th *starlark.Thread, sc *session.Script) (starlark.StringDict, error) {
 	pre := Globals(sc.Args)
 	l := newLoader(pre)
 	l.top(sc.Name)
@@ -151,14 +146,14 @@ func (l *loader) load(th *starlark.Thread, module string) (starlark.StringDict, 
 		e.err, e.loading = err, false
 		return nil, err
 	}
-	child := starlib.NewLoadThread(th, "load "+path)
+	child := thread.NewLoad(th, "load "+path)
 	child.Load = l.load
 	// Ctrl-C cancels the statement's context: stop the module's own code
 	// too, not only the tests it runs.
 	done := make(chan struct{})
 	go func() {
 		select {
-		case <-starlib.Context(th).Done():
+		case <-thread.Context(th).Done():
 			child.Cancel("interrupted")
 		case <-done:
 		}

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"netscript/script"
-	"netscript/starlib"
+	"netscript/session"
+	"netscript/starlib/thread"
 )
 
 // TestParseArgs: NAME=VALUE pairs, values kept as strings; a pair without
@@ -80,16 +81,16 @@ func TestLoad(t *testing.T) {
 	write("lib/util.star", "calls = []\ndef twice(x):\n    return 2 * x\n")
 	write("lib/more.star", `load("util.star", "twice")`+"\nfour = twice(2)\n")
 	main := write("main.star", `load("lib/util.star", "twice")`+"\n"+`load("lib/more.star", "four")`+"\nresult = twice(four)\n")
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	defer env.Close()
-	th := starlib.NewThread("main", env, context.Background())
+	th := thread.New("main", env, context.Background())
 	sc, err := script.ReadScript(main)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g, err := script.Exec(th, sc)
 	if err != nil {
-		t.Fatal(script.FormatError(err, sc.Source()))
+		t.Fatal(script.FormatError(err, script.Source(sc)))
 	}
 	if g["result"].String() != "8" {
 		t.Errorf("result = %v, want 8", g["result"])
@@ -98,7 +99,7 @@ func TestLoad(t *testing.T) {
 	a := write("a.star", `load("b.star", "y")`+"\nx = 1\n")
 	write("b.star", `load("a.star", "x")`+"\ny = 2\n")
 	sc, _ = script.ReadScript(a)
-	_, err = script.Exec(starlib.NewThread("main", env, context.Background()), sc)
+	_, err = script.Exec(thread.New("main", env, context.Background()), sc)
 	if err == nil || !strings.Contains(err.Error(), "load cycle: "+a+" loads "+filepath.Join(dir, "b.star")+" loads "+a) {
 		t.Errorf("cycle: %v", err)
 	}
@@ -108,7 +109,7 @@ func TestLoad(t *testing.T) {
 // under the column; a runtime error at the top level is one line with its
 // position; deeper down, the backtrace.
 func TestFormatError(t *testing.T) {
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	defer env.Close()
 	for _, c := range []struct {
 		name, src string
@@ -119,13 +120,13 @@ func TestFormatError(t *testing.T) {
 		{"top level", "x = 1 // 0\n", []string{"t.star:1:7: floored division by zero"}},
 		{"nested", "def f():\n    return 1 // 0\nf()\n", []string{"Traceback (most recent call last):", "t.star:3:2: in <toplevel>", "t.star:2:14: in f"}},
 	} {
-		sc := &script.Script{Name: "t.star", Src: []byte(c.src)}
-		_, err := script.Exec(starlib.NewThread("main", env, context.Background()), sc)
+		sc := &session.Script{Name: "t.star", Src: []byte(c.src)}
+		_, err := script.Exec(thread.New("main", env, context.Background()), sc)
 		if err == nil {
 			t.Errorf("%s: no error", c.name)
 			continue
 		}
-		got := script.FormatError(err, sc.Source())
+		got := script.FormatError(err, script.Source(sc))
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q lacks %q", c.name, got, w)

@@ -1,14 +1,14 @@
-// Package starlib exposes netscript's engine to Starlark: the workload
-// builtins (tcp_rr, tcp_crr, udp_rr, ...), result values, and the modules
-// scripts rely on. It converts values and arguments and holds no socket
-// code and no statistics of its own.
+// Package starlib is the registration table of netscript's Starlark
+// modules: the one list of them (each a package under starlib/ that
+// exports its Module: workloads, statistics, output, plot, format,
+// concurrency, std, values), from which Predeclared builds the names a
+// script starts with and help() and the REPL's completion read their
+// documentation and keywords; and netscript's one dialect (FileOptions,
+// ExecFile), the same for files, -c snippets and the REPL.
 //
-// A script's builtins find their environment (the embedded loopback server,
-// the output streams, the cancellation context) through the Starlark
-// thread's locals; NewThread sets them up.
-//
-// What is not a builtin or a value lives in packages of its own below:
-// output lays results out as text, record is the run record format,
-// progress the terminal status line, embedded the embedded server process
-// and script the running of a whole script.
+// It holds no builtin and reaches no engine: the builtins are their
+// modules', and they reach the run they are part of (package session)
+// through starlib/thread. What the modules share is below them: values
+// (results and statistics as Starlark values, their fields and numbers),
+// thread and module.
 package starlib

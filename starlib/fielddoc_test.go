@@ -5,17 +5,18 @@ import (
 	"testing"
 
 	"netscript/engine/result"
+	"netscript/starlib/values"
 )
 
 // TestHelpOfLatencySaysWhatTheHistogramIs: help(r.latency) and
 // help(r.censored) state the definitions the figures follow.
 func TestHelpOfLatencySaysWhatTheHistogramIs(t *testing.T) {
 	for _, c := range []struct {
-		v    *Record
+		v    *values.Record
 		want []string
 	}{
-		{NewRecord("latency", &result.Latency{}, nil), []string{"nearest-rank", "ceil(q·count)", "0.39 %", "2^44", "reports max", "interpolates linearly"}},
-		{NewRecord("censored", &result.Censored{}, nil), []string{"oldest", "sum", "latency.max", "notes"}},
+		{values.NewRecord("latency", &result.Latency{}, nil), []string{"nearest-rank", "ceil(q·count)", "0.39 %", "2^44", "reports max", "interpolates linearly"}},
+		{values.NewRecord("censored", &result.Censored{}, nil), []string{"oldest", "sum", "latency.max", "notes"}},
 	} {
 		got, err := Help(c.v)
 		if err != nil {

@@ -1,10 +1,17 @@
 package starlib
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarktest"
+
+	"netscript/session"
+	"netscript/starlib/module"
+	"netscript/starlib/thread"
 )
 
 // TestHelp: help() prints, through print(), what each kind of value is and
@@ -51,8 +58,8 @@ func TestHelp(t *testing.T) {
 				t.Errorf("tcp_crr lists burst:\n%s", out.String())
 			}
 			for _, line := range strings.Split(out.String(), "\n") {
-				if len(line) > MailWidth {
-					t.Errorf("line wider than %d: %q", MailWidth, line)
+				if len(line) > module.MailWidth {
+					t.Errorf("line wider than %d: %q", module.MailWidth, line)
 				}
 			}
 		})
@@ -89,4 +96,16 @@ func TestKeywords(t *testing.T) {
 			t.Errorf("Keywords(%s) = %s, has %s", c.builtin, got, c.absent)
 		}
 	}
+}
+
+// newTestThread returns a thread over a fresh session whose output is
+// discarded, and closes the session when the test ends.
+func newTestThread(t *testing.T) (*starlark.Thread, *session.Session) {
+	t.Helper()
+	s := session.New("test")
+	s.Stdout, s.Stderr = io.Discard, io.Discard
+	t.Cleanup(func() { s.Close() })
+	th := thread.New(t.Name(), s, context.Background())
+	starlarktest.SetReporter(th, t)
+	return th, s
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.starlark.net/starlark"
+
+	"netscript/starlib/module"
 )
 
 // TestNumbersHelp: format, round, the latency methods and the csv/kv
@@ -39,8 +41,8 @@ func TestNumbersHelp(t *testing.T) {
 			}
 		}
 		for _, line := range strings.Split(out.String(), "\n") {
-			if len([]rune(line)) > MailWidth {
-				t.Errorf("%s: line wider than %d: %q", c.code, MailWidth, line)
+			if len([]rune(line)) > module.MailWidth {
+				t.Errorf("%s: line wider than %d: %q", c.code, module.MailWidth, line)
 			}
 		}
 	}

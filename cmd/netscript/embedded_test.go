@@ -124,7 +124,7 @@ func TestTokenReachesEmbeddedServer(t *testing.T) {
 }
 
 // TestTokenNotInEnvironment: the token main loads reaches the tests
-// through the script's environment (starlib.Env.Token), not through this
+// through the script's session (session.Session.Token), not through this
 // process's: a script that proved it to a daemon leaves $NETSCRIPT_TOKEN
 // as it found it, unset.
 func TestTokenNotInEnvironment(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 
 	"netscript/engine/client"
 	"netscript/engine/result"
-	"netscript/starlib"
+	"netscript/starlib/values"
 )
 
 // newRunID returns a run's id: 16 random hex digits, in every JSON line and
@@ -66,10 +66,10 @@ type jsonLine struct {
 	Sample  json.RawMessage `json:"sample,omitempty"`
 }
 
-// Result writes the line of a finished test (Env.OnResult); err, if not
+// Result writes the line of a finished test (session.Session.OnResult); err, if not
 // nil, says why it was cut short and res is what it measured until then.
 func (j *jsonLines) Result(res *result.Result, err error) {
-	d, jerr := starlib.ResultJSON(res)
+	d, jerr := values.ResultJSON(res)
 	partial := err != nil
 	l := jsonLine{Kind: "result", Test: res.Test, Brand: res.Brand, Partial: &partial, Result: json.RawMessage(d)}
 	if jerr != nil {
@@ -83,15 +83,15 @@ func (j *jsonLines) Result(res *result.Result, err error) {
 }
 
 // Failed writes the line of a test that failed with nothing measured
-// (Env.OnFailed): a result line, partial, with the error and no result.
+// (session.Session.OnFailed): a result line, partial, with the error and no result.
 func (j *jsonLines) Failed(test, brand string, err error) {
 	partial, msg := true, err.Error()
 	j.write(jsonLine{Kind: "result", Test: test, Brand: brand, Partial: &partial, Error: &msg})
 }
 
-// Interim writes the line of one interim sample (Env.OnInterim).
+// Interim writes the line of one interim sample (session.Session.OnInterim).
 func (j *jsonLines) Interim(i client.Interim) {
-	d, err := starlib.SampleJSON(result.Sample{T: i.T, Throughput: i.Throughput, Interval: i.Interval,
+	d, err := values.SampleJSON(result.Sample{T: i.T, Throughput: i.Throughput, Interval: i.Interval,
 		Retransmits: i.Retransmits, Cwnd: i.Cwnd})
 	if err != nil {
 		return

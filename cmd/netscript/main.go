@@ -17,13 +17,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"netscript/engine/auth"
-	"netscript/engine/sysinfo"
 	"netscript/record"
-	"netscript/starlib"
+	"netscript/session"
 )
 
 // Set at build time by the Makefile (-ldflags -X).
@@ -44,7 +42,7 @@ func main() {
 	// Invoked as netperf, it is netperf; its embedded server is this
 	// binary again, run as `serve` (no netperf line starts so).
 	if filepath.Base(os.Args[0]) == "netperf" && (len(os.Args) < 2 || os.Args[1] != "serve") {
-		os.Exit(netperfCommand(os.Args[1:]))
+		os.Exit(netperfCommand(os.Args[0], os.Args[1:]))
 	}
 	os.Exit(run(os.Args[1:]))
 }
@@ -53,16 +51,11 @@ func run(args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "version", "--version":
-			link := "static"
-			if sysinfo.Cgo() {
-				link = "cgo"
-			}
-			fmt.Printf("netscript %s (commit %s, %s, %s)\n", version, commit, runtime.Version(), link)
-			return exitOK
+			return versionCommand()
 		case "serve":
 			return serve(args[1:])
 		case "netperf":
-			return netperfCommand(args[1:])
+			return netperfCommand("netscript netperf", args[1:])
 		case "help", "-h", "--help":
 			usage(os.Stdout)
 			return exitOK
@@ -81,7 +74,7 @@ func run(args []string) int {
 	// anything runs and handed to the script's environment, which passes it
 	// to every test it runs and to its embedded server; this process's own
 	// environment stays as it was.
-	tok, err := auth.LoadToken(o.tokenFile)
+	tok, err := auth.LoadToken(o.tokenFile, os.Getenv(auth.EnvToken))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 		return exitUsage
@@ -121,7 +114,7 @@ type flags struct {
 
 	replayOf    *record.Run    // replay: the record run again, kept in the new record
 	targetFlags                // --host, --port, --server as given
-	target      starlib.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
+	target      session.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
 	jsonLines   string         // --json-lines FILE ("-": stdout)
 }
 

@@ -3,11 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"netscript/engine/client/netservertest"
 	"netscript/engine/netns"
 )
 
@@ -105,5 +110,80 @@ func cpuRR(req, rsp int) func(string) bool {
 		}
 		f := strings.Fields(lines[0])
 		return len(f) == 10 && f[2] == strconv.Itoa(req) && f[3] == strconv.Itoa(rsp) && len(strings.Fields(lines[1])) == 2
+	}
+}
+
+// seed004 is the recipe of seed 004 (Rick Jones on DNS over UDP and TCP):
+// one netperf with a control connection that makes netserver open data
+// port 12345, and a tenth of a second later sixteen with -N at that port,
+// each from its own source address, all at once; the test's length cut
+// to two seconds, the addresses the test namespaces'.
+const seed004 = `NP=$1; T=$2
+$NP -H 198.18.0.2 -t $T -c -C -l 2 -P 0 -- -r 128,4096 -P ,12345 > out.0 2>&1 &
+sleep 0.1
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16
+do
+   $NP -H 198.18.0.2 -t $T -c -C -l 2 -N -P 0 -- -r 128,4096 -P ,12345 -L 198.18.1.$i > out.$i 2>&1 &
+done
+wait`
+
+// TestSeed004InNamespaces runs seed 004's recipe with netscript as
+// netperf in one namespace against netperf 2.7.1's netserver in another,
+// for UDP_RR and TCP_CRR: all seventeen netperfs complete and print
+// netperf's two lines (with -c -C), as netperf's own do.
+func TestSeed004InNamespaces(t *testing.T) {
+	cli, srv := netns.New(t, "s4-cli"), netns.New(t, "s4-srv")
+	veth := netns.Link(t, cli, srv, "198.18.0.1/16", "198.18.0.2/16")
+	for i := 1; i <= 16; i++ {
+		cli.AddAddr(t, veth.DevA, fmt.Sprintf("198.18.1.%d/16", i))
+	}
+	ns := srv.Start(t, netservertest.Binary(t, "netserver"), "-D", "-p", "12865", "-L", "198.18.0.2", "-4")
+	waitListen(t, srv, "198.18.0.2:12865", ns)
+	for _, test := range []string{"UDP_RR", "TCP_CRR"} {
+		dir := t.TempDir()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := cli.Command(ctx, "sh", "-c", seed004, "seed004", bin+" netperf", test)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", test, err, out)
+		}
+		done := 0
+		for i := 0; i <= 16; i++ {
+			b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("out.%d", i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cpuRR(128, 4096)(string(b)) {
+				done++
+			} else {
+				t.Errorf("%s netperf %d printed:\n%s", test, i, b)
+			}
+		}
+		if done != 17 {
+			t.Errorf("%s: %d of 17 completed", test, done)
+		}
+	}
+}
+
+// waitListen waits until something listens at addr in ns (p is the
+// process that should).
+func waitListen(t *testing.T, ns *netns.NS, addr string, p *netns.Proc) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		err := ns.Do(func() error {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err == nil {
+				c.Close()
+			}
+			return err
+		})
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing listens at %s in %s: %v\n%s", addr, ns, err, p.Output())
+		}
 	}
 }

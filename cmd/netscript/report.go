@@ -72,29 +72,3 @@ func reportCommand(args []string) int {
 	}
 	return exitOK
 }
-
-// showChartFlag takes --chart (and --unicode) out of show's arguments.
-func showChartFlag(args []string) (rest []string, charts bool) {
-	for _, a := range args {
-		if a == "--chart" {
-			charts = true
-			continue
-		}
-		rest = append(rest, a)
-	}
-	return rest, charts
-}
-
-// showCharts prints the text charts of a recorded run after its tables.
-func showCharts(path string, run *record.Run) int {
-	t, err := report.Charts(run.Results, false)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "netscript: %s: %v\n", path, err)
-		return exitScriptError
-	}
-	if t != "" {
-		fmt.Println()
-		fmt.Println(t)
-	}
-	return exitOK
-}

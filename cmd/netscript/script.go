@@ -19,17 +19,19 @@ import (
 	"netscript/record"
 	"netscript/repl"
 	"netscript/script"
+	"netscript/session"
 	"netscript/session/progress"
-	"netscript/starlib"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
 // scriptCommand runs a file, a -c snippet, or stdin; with neither and a
 // terminal on stdin and stdout, the interactive session.
 func scriptCommand(o flags, args []string) int {
-	var sc *script.Script
+	var sc *session.Script
 	switch {
 	case o.code != nil:
-		sc = &script.Script{Name: "<command-line>", Src: []byte(*o.code)}
+		sc = &session.Script{Name: "<command-line>", Src: []byte(*o.code)}
 	case len(args) > 0:
 		var err error
 		if sc, err = script.ReadScript(args[0]); err != nil {
@@ -47,16 +49,16 @@ func scriptCommand(o flags, args []string) int {
 				fmt.Fprintln(os.Stderr, "netscript: --json-lines needs a script; an interactive session writes none")
 				return exitUsage
 			}
-			env := newEnv(o)
-			defer env.Close()
-			return repl.Run(env, repl.Options{})
+			sess := newSession(o)
+			defer sess.Close()
+			return repl.Run(sess, repl.Options{})
 		}
 		src, err := io.ReadAll(os.Stdin)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "netscript: read stdin: %v\n", err)
 			return exitUsage
 		}
-		sc = &script.Script{Name: "<stdin>", Src: src}
+		sc = &session.Script{Name: "<stdin>", Src: src}
 	}
 	kv, err := script.ParseArgs(args)
 	if err != nil {
@@ -68,29 +70,29 @@ func scriptCommand(o flags, args []string) int {
 	return code
 }
 
-// newEnv returns the environment of this process: version and commit, and
+// newSession returns the session of this process: version and commit, and
 // live progress when stderr is a terminal and --quiet was not given.
-func newEnv(o flags) *starlib.Env {
-	env := starlib.NewEnv(version)
-	env.Commit = commit
-	env.Token = o.token
-	env.Target = o.target
+func newSession(o flags) *session.Session {
+	sess := session.New(version)
+	sess.Commit = commit
+	sess.Token = o.token
+	sess.Target = o.target
 	// The embedded server is this same binary in another process, so its
 	// figures are those of a separately started `netscript serve`.
 	if exe, err := os.Executable(); err == nil {
-		env.ServerCommand = []string{exe, "serve"}
+		sess.ServerCommand = []string{exe, "serve"}
 	}
 	if !o.quiet && isTerminal(os.Stderr) {
-		env.Progress = progress.NewTermProgress(os.Stderr, termWidth(os.Stderr))
+		sess.Progress = progress.NewTermProgress(os.Stderr, termWidth(os.Stderr))
 	}
-	return env
+	return sess
 }
 
 // runScript runs sc and returns the exit status and every result its tests
 // produced. With --record, the record file is opened before anything runs
 // (so a path that cannot be written costs no measurement) and written at
 // the end, whatever the end was.
-func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
+func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	var out *os.File
 	if o.record != "" {
 		f, err := os.OpenFile(o.record, os.O_WRONLY|os.O_CREATE, 0o644)
@@ -112,24 +114,24 @@ func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 		}
 	}
 
-	env := newEnv(o)
-	defer env.Close()
+	sess := newSession(o)
+	defer sess.Close()
 	var rec record.Recorder
-	env.OnResult = rec.Add
+	sess.OnResult = rec.Add
 	if jl != nil {
-		env.OnResult = func(res *result.Result, err error) {
+		sess.OnResult = func(res *result.Result, err error) {
 			rec.Add(res, err)
 			jl.Result(res, err)
 		}
-		env.OnInterim = jl.Interim
-		env.OnFailed = jl.Failed
+		sess.OnInterim = jl.Interim
+		sess.OnFailed = jl.Failed
 		if o.jsonLines == "-" {
-			env.Stdout = os.Stderr // stdout is the JSON lines'
+			sess.Stdout = os.Stderr // stdout is the JSON lines'
 		}
 	}
 	var run *record.Run
 	if out != nil {
-		run = record.NewRun(sc, env.SysInfo())
+		run = record.NewRun(sc, sess.SysInfo())
 		run.ReplayOf = o.replayOf
 		run.RunID = runID
 		if o.target.Host != "" {
@@ -143,7 +145,7 @@ func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	th := starlib.NewThread("main", env, ctx)
+	th := thread.New("main", sess, ctx)
 	interrupted := onInterrupt(func() {
 		cancel()
 		th.Cancel("interrupted")
@@ -158,7 +160,7 @@ func runScript(sc *script.Script, o flags) (int, []record.RunResult) {
 		reportInterrupt(os.Stderr, err)
 	case err != nil:
 		code = exitScriptError
-		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, sc.Source()))
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, script.Source(sc)))
 	}
 	if jl != nil {
 		if jerr := jl.Close(); jerr != nil {
@@ -227,7 +229,7 @@ func reportInterrupt(w io.Writer, err error) {
 	fmt.Fprintf(w, "netscript: interrupted%s\n", where)
 	var te *client.TestError
 	if errors.As(err, &te) && te.Partial != nil {
-		fmt.Fprintf(w, "netscript: measured before the interrupt: %s\n", starlib.Summary(te.Partial))
+		fmt.Fprintf(w, "netscript: measured before the interrupt: %s\n", values.Summary(te.Partial))
 	}
 }
 

@@ -82,7 +82,7 @@ func serve(args []string) int {
 		}
 		return exitOK
 	}
-	tok, err := auth.LoadToken(*tokenFile)
+	tok, err := auth.LoadToken(*tokenFile, os.Getenv(auth.EnvToken))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
 		return exitUsage

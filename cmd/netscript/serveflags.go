@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"netscript/starlib"
+	"netscript/internal/nearest"
 )
 
 // internalServeFlags are flags of `netscript serve` that only netscript
@@ -100,7 +100,7 @@ func nearFlag(fs *flag.FlagSet, name string) string {
 			names = append(names, f.Name)
 		}
 	})
-	return starlib.Nearest(name, names)
+	return nearest.Name(name, names)
 }
 
 // printServeFlags lists serve's flags as a user types them (--name), and

@@ -12,7 +12,7 @@ import (
 
 	"netscript/engine/sock"
 	"netscript/engine/spec"
-	"netscript/starlib"
+	"netscript/session"
 )
 
 // Environment variables that aim a script, as --host and --port do.
@@ -52,8 +52,8 @@ func (f targetFlags) given() bool { return f.host != "" || f.port != "" || f.ser
 // $NETSCRIPT_HOST and $NETSCRIPT_PORT into the script's target, checking
 // each before anything runs. A port belongs to its host: with --host,
 // $NETSCRIPT_PORT is not read. getenv is os.Getenv outside tests.
-func resolveTarget(f targetFlags, getenv func(string) string) (starlib.Target, error) {
-	var t starlib.Target
+func resolveTarget(f targetFlags, getenv func(string) string) (session.Target, error) {
+	var t session.Target
 	host, port, from := f.host, f.port, "flags"
 	portName := "--port"
 	if host == "" {
@@ -73,7 +73,7 @@ func resolveTarget(f targetFlags, getenv func(string) string) (starlib.Target, e
 	if from == "environment" {
 		hostName = "$" + envHost
 	}
-	h, p, err := starlib.SplitHostPort(host)
+	h, p, err := session.SplitHostPort(host)
 	if err != nil {
 		return t, fmt.Errorf("%s: %v", hostName, err)
 	}
@@ -132,7 +132,7 @@ func checkHost(h string) error {
 }
 
 // aimedAt is the note on stderr that says where a script's tests go.
-func aimedAt(t starlib.Target) string {
+func aimedAt(t session.Target) string {
 	port := t.Port
 	if port == 0 {
 		port = spec.DefaultControlPort

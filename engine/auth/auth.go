@@ -33,16 +33,18 @@ const MaxTokenSize = 4096
 // MinTokenSize is the shortest token accepted: shorter secrets are guessable.
 const MinTokenSize = 16
 
-// EnvToken is the environment variable that may hold the token.
+// EnvToken is the environment variable that may hold the token. The
+// engine never reads it: the command line does, and hands its value to
+// LoadToken.
 const EnvToken = "NETSCRIPT_TOKEN"
 
 // Token is a shared secret.
 type Token []byte
 
-// LoadToken reads a token from path ("" for none), or else from the
-// environment variable EnvToken. Surrounding white space is trimmed. It
-// returns nil when neither is set.
-func LoadToken(path string) (Token, error) {
+// LoadToken reads a token from the file at path, or, when path is "",
+// takes fromEnv, the value of $NETSCRIPT_TOKEN as the caller read it.
+// Surrounding white space is trimmed. It returns nil when neither is set.
+func LoadToken(path, fromEnv string) (Token, error) {
 	var raw string
 	switch {
 	case path != "":
@@ -59,7 +61,7 @@ func LoadToken(path string) (Token, error) {
 		}
 		raw = string(b)
 	default:
-		raw = os.Getenv(EnvToken)
+		raw = fromEnv
 		if raw == "" {
 			return nil, nil
 		}

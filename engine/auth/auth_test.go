@@ -51,7 +51,6 @@ func TestLoadToken(t *testing.T) {
 		os.WriteFile(p, []byte(s), 0o600)
 		return p
 	}
-	t.Setenv(EnvToken, "")
 	cases := []struct {
 		path, env, want, err string
 	}{
@@ -64,8 +63,7 @@ func TestLoadToken(t *testing.T) {
 		{"", "short", "", "$NETSCRIPT_TOKEN"},
 	}
 	for _, c := range cases {
-		t.Setenv(EnvToken, c.env)
-		tok, err := LoadToken(c.path)
+		tok, err := LoadToken(c.path, c.env)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%q/%q: got %v, want error %q", c.path, c.env, err, c.err)

@@ -11,6 +11,7 @@ import (
 // and their aggregate at the top. Figures that need the server's counts or
 // the CPU measurement are added by figures.
 func (r *run) build(w *worker) *result.Result {
+	r.captureDetail(w)
 	s := &r.spec
 	res := &result.Result{
 		Test:    s.Workload.String(),

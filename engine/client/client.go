@@ -50,6 +50,12 @@ type Options struct {
 	// the test arrives once it is set up and starts at the instant the
 	// gate gives.
 	Gate Gate
+	// Detail, if set, is filled with what the test's sockets and far end
+	// tell beyond the result (netperf's output selectors need it).
+	Detail *Detail
+	// Netperf, if set, is what a netperf command line asks of a netserver
+	// beyond the spec (a test against a netserver only).
+	Netperf *NetperfRequest
 
 	noTCP bool // runWithout: do not ask the server for TCP_INFO
 }

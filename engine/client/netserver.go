@@ -15,6 +15,7 @@ import (
 	"netscript/engine/sock"
 	"netscript/engine/spec"
 	"netscript/engine/sysinfo"
+	"netscript/engine/workload"
 )
 
 // A test with server="netserver" runs against an unmodified netserver
@@ -38,6 +39,7 @@ type npConn struct {
 	omni     *npwire.OmniResponse  // nil for TCP_CC
 	tcc      *npwire.TCPCCResponse // TCP_CC
 	figs     *npwire.Figures
+	raw      *npwire.OmniResults // omni: the results as netserver sent them
 	err      error
 }
 
@@ -100,6 +102,26 @@ func npSysinfo(c net.Conn, addr string, deadline time.Time) (*sysinfo.Info, erro
 	return &sysinfo.Info{OS: si.Sysname, Kernel: si.Release, KernelVersion: si.Version, Arch: si.Machine}, nil
 }
 
+// NetperfRequest is what a netperf command line asks of a netserver beyond
+// the test's spec (package netperfcli): the fields of netperf's omni
+// request that netscript's options do not carry, the socket options netperf
+// sets on its own end only, where the data connection goes when it is not
+// the control address, and netperf's passphrase.
+type NetperfRequest struct {
+	// Amend, if set, is called on each flow's DO_OMNI before it is sent.
+	Amend func(r *npwire.OmniRequest)
+	// Knobs are set on this end's data sockets (the test's own knobs
+	// cannot be given against a netserver, which sets its end from the
+	// request).
+	Knobs sock.Knobs
+	// DataAddr, if valid, is where the data connections go (netperf's
+	// test-specific -H).
+	DataAddr netip.Addr
+	// Passphrase, if set, is sent first on each control connection, as
+	// netperf's -Z sends it.
+	Passphrase *string
+}
+
 // runNetserver runs the test s against the netserver at s.Host:s.Port.
 func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) {
 	ctrl, err := sock.Resolve(ctx, s.Host, s.Port, s.Family)
@@ -109,7 +131,17 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	r := &run{spec: s, opt: opt, ctrl: ctrl}
 	r.ready.TCPFastOpen = -1 // unknown: netserver does not say
 	r.ready.Server.Version = "netserver"
-	conns, err := npSetUp(ctx, &s, ctrl, &r.ready)
+	dataAddr := ctrl.Addr()
+	if np := opt.Netperf; np != nil {
+		if err := spec.CheckKnobs(s.Workload, &np.Knobs); err != nil {
+			return nil, err
+		}
+		r.spec.Knobs = np.Knobs
+		if np.DataAddr.IsValid() {
+			dataAddr = np.DataAddr
+		}
+	}
+	conns, err := npSetUp(ctx, &s, ctrl, &r.ready, opt.Netperf)
 	defer func() {
 		for _, c := range conns {
 			c.c.Close()
@@ -123,7 +155,7 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	for i, c := range conns {
 		r.spec.DataPorts[i] = c.dataPort
 	}
-	w, t0, done, err := r.openFlows(ctx, ctrl.Addr(), conns[0].dataPort)
+	w, t0, done, err := r.openFlows(ctx, dataAddr, conns[0].dataPort)
 	if err != nil {
 		return nil, err
 	}
@@ -133,14 +165,36 @@ func runNetserver(ctx context.Context, s spec.Spec, opt Options) (*result.Result
 	stallErr := r.measure(ctx, w, nil, t0, lv)
 	stalled, _ := stallErr.(*StallError)
 	r.finish(w, stallErr)
+	npMaertsEnd(&r.spec, w)
 	return r.npEnd(ctx, w, conns, stalled, lv)
+}
+
+// npMaertsEnd ends a timed TCP_MAERTS against a netserver as netperf does:
+// netserver's timer, started at its accept just before the client's
+// interval began, closes the connection a little before the client's
+// deadline, and that close is the end of the test (elapsed is then the
+// last byte's time). A close before nine tenths of the test is still the
+// server's failure.
+func npMaertsEnd(s *spec.Spec, w *worker) {
+	if !s.Workload.ServerSends || s.Duration <= 0 || s.Bytes > 0 {
+		return
+	}
+	for _, f := range w.flows {
+		l := f.base()
+		if l == nil || !workload.PeerClosed(l.Err) {
+			continue
+		}
+		if l.Result.Elapsed >= s.Duration*9/10 {
+			l.Err = nil
+		}
+	}
 }
 
 // npSetUp opens every flow's control connection, asks the first for
 // netserver's DO_SYSINFO and sends each flow's request; rd gets what the
 // first flow's netserver granted. It returns the connections opened, for
 // the caller to close, also on an error.
-func npSetUp(ctx context.Context, s *spec.Spec, ctrl netip.AddrPort, rd *proto.Ready) ([]*npConn, error) {
+func npSetUp(ctx context.Context, s *spec.Spec, ctrl netip.AddrPort, rd *proto.Ready, np *NetperfRequest) ([]*npConn, error) {
 	nf := npwire.FamilyToNF(familyOf(ctrl.Addr()))
 	addr := ctrl.String()
 	n := s.FlowCount()
@@ -156,6 +210,11 @@ func npSetUp(ctx context.Context, s *spec.Spec, ctrl netip.AddrPort, rd *proto.R
 		nc := &npConn{c: c}
 		conns = append(conns, nc)
 		deadline := time.Now().Add(s.ConnectTimeout)
+		if np != nil && np.Passphrase != nil {
+			if err := npPassphrase(c, addr, *np.Passphrase, deadline); err != nil {
+				return conns, npFlowErr(i, n, err)
+			}
+		}
 		if i == 0 {
 			env, err := npSysinfo(c, addr, deadline)
 			if err != nil {
@@ -163,7 +222,7 @@ func npSetUp(ctx context.Context, s *spec.Spec, ctrl netip.AddrPort, rd *proto.R
 			}
 			rd.Server.Env = env
 		}
-		if err := nc.setUp(s, i, nf, addr, deadline); err != nil {
+		if err := nc.setUp(s, i, nf, addr, deadline, np); err != nil {
 			return conns, npFlowErr(i, n, err)
 		}
 	}
@@ -196,6 +255,9 @@ func (r *run) npEnd(ctx context.Context, w *worker, conns []*npConn, stalled *St
 	stopMarkers()
 	res := r.build(w)
 	res.Drained = drained
+	if d := r.opt.Detail; d != nil && len(conns) > 0 {
+		d.NetserverResponse, d.NetserverResults = conns[0].omni, conns[0].raw
+	}
 	var rerr error
 	for i, c := range conns {
 		if c.err != nil {
@@ -233,7 +295,7 @@ func npFlowErr(i, n int, err error) error {
 }
 
 // setUp sends flow i's request and reads netserver's response.
-func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline time.Time) error {
+func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline time.Time, np *NetperfRequest) error {
 	local := 0
 	if _, p := s.LocalFor(i); p > 0 {
 		local = p
@@ -249,7 +311,13 @@ func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline ti
 		nc.tcc = npwire.DecodeTCPCCResponse(m)
 		nc.dataPort = int(nc.tcc.DataPort)
 	} else {
-		m, err := npExchange(nc.c, addr, omniRequest(s, i, nf, local), deadline, i > 0)
+		req := omniRequest(s, i, nf, local)
+		if np != nil && np.Amend != nil {
+			q := npwire.DecodeOmniRequest(req)
+			np.Amend(q)
+			req = q.Message(req.Word2)
+		}
+		m, err := npExchange(nc.c, addr, req, deadline, i > 0)
 		if err != nil {
 			return err
 		}
@@ -264,6 +332,20 @@ func (nc *npConn) setUp(s *spec.Spec, i int, nf uint32, addr string, deadline ti
 	}
 	if want := s.DataPortFor(i); want != 0 && nc.dataPort != want {
 		return spec.Bad("data_port", "netserver at %s listens on %d, not on the %d asked for", addr, nc.dataPort, want)
+	}
+	return nil
+}
+
+// npPassphrase sends netperf's PASSPHRASE request, which netserver
+// answers with nothing (and closes the connection if it is wrong).
+func npPassphrase(c net.Conn, addr, pass string, deadline time.Time) error {
+	m := &npwire.Message{Type: npwire.TypePassphrase}
+	m.SetString(0, npwire.PassphraseLen, pass)
+	c.SetWriteDeadline(deadline)
+	_, err := c.Write(m.Bytes())
+	c.SetWriteDeadline(time.Time{})
+	if err != nil {
+		return npErrorf(addr, "sending the passphrase to %s: %w", addr, err)
 	}
 	return nil
 }
@@ -306,6 +388,9 @@ func npResults(conns []*npConn, s *spec.Spec, deadline time.Time) {
 				// Only a netserver that said it measures its CPU has CPU
 				// words that are not garbage.
 				c.figs, c.err = npwire.OmniFigures(m, s.CPUUtil && c.omni.Flags&npwire.OmniMeasureCPU != 0)
+				if c.err == nil {
+					c.raw = npwire.DecodeOmniResults(m)
+				}
 			}
 			// As netperf: half-close the control connection; netserver
 			// closes its side when it has nothing more to do.

@@ -16,8 +16,9 @@ import (
 // count as a negative number. netserver runs its own timer of that length
 // (plus npwire.PadTime when it receives) only as a backstop: a test the
 // client ends (a half-close, an end-of-test datagram) ends there. When the
-// server sends (TCP_MAERTS) its timer is the end of the data, so it runs a
-// second past the client's interval, and what comes after is drained.
+// server sends (TCP_MAERTS) its timer is the end of the data, as netperf
+// asks for it: netserver started it at its accept, a little before the
+// client's interval began, so its close ends the test (npMaertsEnd).
 func npTestLength(s *spec.Spec) int32 {
 	switch {
 	case s.Transactions > 0:
@@ -26,11 +27,7 @@ func npTestLength(s *spec.Spec) int32 {
 		return -int32(s.Bytes)
 	}
 	secs := int32(min(math.Ceil(s.Duration.Seconds()), math.MaxInt32-2))
-	secs = max(secs, 1)
-	if s.Workload.ServerSends {
-		secs++
-	}
-	return secs
+	return max(secs, 1)
 }
 
 // npBuffer is a buffer size to ask netserver for: -1 keeps its default.
@@ -126,7 +123,8 @@ func tccRequest(s *spec.Spec, i int, nf uint32) *npwire.Message {
 // transaction) runs until netserver's own timer, its length plus PadTime
 // after the response.
 func npResultsWait(s *spec.Spec) time.Duration {
-	wait := ControlTimeout
+	wait := max(ControlTimeout, s.ConnectTimeout) // a far end slow to set up is slow to answer
+
 	if s.Transactions == 0 && s.Bytes == 0 && (s.Workload.PerTransaction || s.Workload.Datagram) {
 		wait += time.Duration(npTestLength(s))*time.Second + npwire.PadTime*time.Second
 	}

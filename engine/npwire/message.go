@@ -79,6 +79,10 @@ const (
 	ProcStat   = 8
 )
 
+// PassphraseLen is the room for netperf's -Z passphrase: a PASSPHRASE
+// request's whole body, its last byte a NUL.
+const PassphraseLen = BodyWords * 4
+
 // Message is one control message.
 type Message struct {
 	Type int32 // request or response code

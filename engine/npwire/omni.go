@@ -17,6 +17,7 @@ const (
 	OmniUsePktinfo     = 0x00002000
 	OmniUseConnected   = 0x00004000
 	OmniWantDeferAcc   = 0x00008000
+	OmniUseMTUDiscover = 0x00010000
 	OmniWantKeepalive  = 0x80000000
 )
 

@@ -61,6 +61,7 @@ type npPlan struct {
 	pad     time.Duration        // how much of the timer was padding (netserver's PAD_TIME)
 	reqSize int                  // request and response sizes of an RR test, as answered
 	rspSize int
+	resp    *npwire.OmniResponse // the omni response sent, whose buffer netserver's results reuse
 }
 
 // parseNetperf turns one untrusted netperf request (DO_OMNI or DO_TCP_CC)
@@ -175,6 +176,8 @@ func parseOmni(r *npwire.OmniRequest) (*npPlan, error) {
 	s.DataPort = int(r.DataPort)
 	s.NoDelay = r.Flags&npwire.OmniNoDelay != 0 && !p.w.Datagram
 	s.FastOpen = r.Flags&npwire.OmniFastOpen != 0 && p.w.Accepts(spec.OptFastOpen)
+	s.Knobs = npKnobs(r, !p.w.Datagram)
+	s.TCPInfo = !p.w.Datagram && !p.w.PerTransaction // its retransmissions and congestion control, read outside the loop
 	switch {
 	case p.w.Messages:
 		if r.RequestSize <= 0 || r.ResponseSize <= 0 {

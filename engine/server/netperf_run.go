@@ -267,6 +267,8 @@ func (p *npPlan) response(t *test) *npwire.Message {
 	if p.cpu {
 		r.Flags |= npwire.OmniMeasureCPU
 	}
+	p.npResponseSizes(r, t)
+	p.resp = r
 	return r.Message(0)
 }
 
@@ -302,6 +304,9 @@ func (p *npPlan) results(r *npResult) *npwire.Message {
 	}
 	if !p.w.Datagram {
 		res.CongControl = tcpCongestion()
+	}
+	if p.resp != nil {
+		p.npResultsFigures(res, r, p.resp)
 	}
 	return res.Message(0)
 }

@@ -150,6 +150,14 @@ func (e peerError) Error() string {
 	return e.op + ": the server closed the data connection before the test ended"
 }
 
+// PeerClosed reports whether err is a loop's "the server closed the data
+// connection before the test ended": against a netserver, whose own timer
+// ends a TCP_MAERTS test, that close is the end of the test.
+func PeerClosed(err error) bool {
+	_, ok := err.(peerError)
+	return ok
+}
+
 // sendAll writes all of b, riding out send timeouts (EAGAIN) and signals
 // until the loop is stopped or the deadline passes. It returns the errno of
 // a real failure, or EAGAIN when it gave up because the test is over.

@@ -1,5 +1,5 @@
 // Package startest holds what the tests of starlib's packages share: a
-// Starlark thread over a fresh environment, results with fixed figures for
+// Starlark thread over a fresh session, results with fixed figures for
 // golden files, and the golden-file check with its -update flag.
 package startest
 
@@ -15,32 +15,47 @@ import (
 	"go.starlark.net/starlarktest"
 
 	"netscript/engine/result"
-	"netscript/starlib"
+	"netscript/session"
+	"netscript/starlib/thread"
+	"netscript/starlib/values"
 )
 
-// NewThread returns a thread with a fresh environment whose output is
-// discarded, and closes the environment when the test ends.
-func NewThread(t testing.TB) (*starlark.Thread, *starlib.Env) {
+// NewThread returns a thread over a fresh session whose output is
+// discarded, and closes the session when the test ends.
+func NewThread(t testing.TB) (*starlark.Thread, *session.Session) {
 	t.Helper()
-	env := starlib.NewEnv("test")
+	env := session.New("test")
 	env.Stdout, env.Stderr = io.Discard, io.Discard
 	t.Cleanup(func() { env.Close() })
-	th := starlib.NewThread(t.Name(), env, context.Background())
+	th := thread.New(t.Name(), env, context.Background())
 	starlarktest.SetReporter(th, t)
 	return th, env
 }
 
-// update rewrites the golden files of formatted output:
+// The flag -update rewrites the golden files of formatted output:
 //
 //	go test ./starlib/output ./record -run Golden -update
-var update = flag.Bool("update", false, "rewrite testdata/golden files with the output the code gives now")
+//
+// A package whose own tests define -update (starlib/plot's charts) shares
+// that flag: both rewrite their files.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite testdata/golden files with the output the code gives now")
+	}
+}
+
+// updating reports whether -update was given.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // Golden compares got with testdata/golden/name of the package under test,
 // or rewrites that file with -update.
 func Golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
-	if *update {
+	if updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -61,8 +76,8 @@ func Golden(t *testing.T, name, got string) {
 // FixedResults are results as tests produce them, with figures fixed so
 // the formatted output does not change from run to run.
 func FixedResults() starlark.StringDict {
-	rr := func(test string, req, resp, burst int, tput, p50, p99 float64, brand string) *starlib.Record {
-		return starlib.NewResult(&result.Result{
+	rr := func(test string, req, resp, burst int, tput, p50, p99 float64, brand string) *values.Record {
+		return values.NewResult(&result.Result{
 			Test: test, Brand: brand, Throughput: tput, Units: result.UnitsTrans, Elapsed: 2,
 			Transactions: uint64(tput * 2), BytesSent: uint64(tput*2) * uint64(req), BytesReceived: uint64(tput*2) * uint64(resp),
 			Latency:      &result.Latency{Count: uint64(tput * 2), Min: p50 / 2, Mean: (p50 + p99) / 2, Stddev: 3.25, P50: p50, P90: (p50 + p99) / 2, P99: p99, P999: p99 * 2, Max: p99 * 10},
@@ -80,8 +95,8 @@ func FixedResults() starlark.StringDict {
 	withCPU := rr("TCP_RR", 1, 1, 0, 87456.11, 11.5, 40.0, "")
 	cpu := withCPU.Value().(*result.Result)
 	cpu.LocalCPU, cpu.RemoteCPU, cpu.LocalSD, cpu.RemoteSD, cpu.SDUnits = f(60.94), f(58.5), f(13.935), f(13.378), "usec/Tran"
-	stream := func(test string, send int, tput float64, udp *result.UDP) *starlib.Record {
-		return starlib.NewResult(&result.Result{Test: test, Throughput: tput, Units: result.UnitsBits, Elapsed: 2,
+	stream := func(test string, send int, tput float64, udp *result.UDP) *values.Record {
+		return values.NewResult(&result.Result{Test: test, Throughput: tput, Units: result.UnitsBits, Elapsed: 2,
 			BytesSent: uint64(tput * 2e6 / 8), Errors: map[string]uint64{}, UDP: udp,
 			Config: result.Config{Duration: 2, SendSize: send, RecvSize: 131072, LocalSendBuffer: 16384, RemoteRecvBuffer: 131072}})
 	}

@@ -6,6 +6,6 @@
 // and reads the addresses the server listens on; Serve, on the server's
 // side, reads the token and reports the addresses.
 //
-// starlib's environment starts the process on first use; cmd/netscript's
-// serve command runs Serve.
+// The session (session.Session.Embedded) starts the process on first use;
+// cmd/netscript's serve command runs Serve.
 package embedded

@@ -1,5 +1,5 @@
 // Package progress shows tests while they run: the Reporter interface a
-// script's environment (starlib.Env.Progress) reports to, TermProgress,
+// session (session.Session.Progress) reports to, TermProgress,
 // the status line drawn on a terminal, and InterimLine, netperf's demo-mode
 // line for an interim result.
 package progress
@@ -11,7 +11,7 @@ import (
 )
 
 // Reporter shows the progress of long work while it runs (on stderr when
-// stderr is a terminal). starlib.Env.Progress holds one; nil means no display.
+// stderr is a terminal). session.Session.Progress holds one; nil means no display.
 type Reporter interface {
 	// Test reports a running test's counts so far.
 	Test(p client.Progress)

@@ -8,6 +8,7 @@ import (
 
 	"netscript/engine/result"
 	"netscript/engine/spec"
+	"netscript/starlib/values"
 )
 
 // Default field sets of table(), csv() and kv() when no fields are given,
@@ -62,7 +63,7 @@ func transactionFields(w *spec.Workload, record bool) []string {
 func kindDefaults(rows []starlark.Value, record bool) ([]string, bool) {
 	var fields []string
 	for i, r := range rows {
-		v, err := Field(r, "test")
+		v, err := values.Field(r, "test")
 		if err != nil {
 			return nil, false
 		}
@@ -137,7 +138,7 @@ func RecordDefaults(rows []starlark.Value) []string {
 // anyMeasured reports whether some row has field and it is not None.
 func anyMeasured(rows []starlark.Value, field string) bool {
 	for _, r := range rows {
-		if v, err := Field(r, field); err == nil && v != starlark.None {
+		if v, err := values.Field(r, field); err == nil && v != starlark.None {
 			return true
 		}
 	}
@@ -147,8 +148,8 @@ func anyMeasured(rows []starlark.Value, field string) bool {
 // hasFlows reports whether some row is a test of several flows.
 func hasFlows(rows []starlark.Value) bool {
 	for _, r := range rows {
-		if v, err := Field(r, "config.flows"); err == nil {
-			if n, ok := Number(v); ok && n > 1 {
+		if v, err := values.Field(r, "config.flows"); err == nil {
+			if n, ok := values.Number(v); ok && n > 1 {
 				return true
 			}
 		}
@@ -171,7 +172,7 @@ func presentFields(rows []starlark.Value, fields []string) []string {
 	for _, f := range fields {
 		if len(rows) == 0 {
 			out = append(out, f)
-		} else if _, err := Field(rows[0], f); err == nil {
+		} else if _, err := values.Field(rows[0], f); err == nil {
 			out = append(out, f)
 		}
 	}
@@ -182,7 +183,7 @@ func presentFields(rows []starlark.Value, fields []string) []string {
 // string or a non-empty dict.
 func anyNonEmpty(rows []starlark.Value, field string) bool {
 	for _, r := range rows {
-		v, err := Field(r, field)
+		v, err := values.Field(r, field)
 		if err != nil {
 			continue
 		}
@@ -208,8 +209,8 @@ func scalarFields(rows []starlark.Value) []string {
 		return nil
 	}
 	var out []string
-	for _, n := range FieldNames(rows[0]) {
-		v, err := attr(rows[0], n)
+	for _, n := range values.FieldNames(rows[0]) {
+		v, err := values.Attr(rows[0], n)
 		if err != nil || v == nil {
 			continue
 		}
@@ -314,7 +315,7 @@ func tableHeader(field string, rows []starlark.Value) [3]string {
 func unitsOfRows(rows []starlark.Value, field string) string {
 	units := ""
 	for i, r := range rows {
-		v, err := Field(r, field)
+		v, err := values.Field(r, field)
 		s, _ := starlark.AsString(v)
 		if err != nil || (i > 0 && s != units) {
 			return ""

@@ -2,9 +2,10 @@
 // Table is the human layout in fixed-width columns that fit a mail, CSV is
 // netperf's -o and KV its -k. Rows are Starlark values with fields (results
 // and other records) or dicts (r.to_dict(), a record's results); fields are
-// dotted paths into them (Field). Left without fields, each kind of test
-// gets netperf's default set (TableDefaults, RecordDefaults).
+// dotted paths into them (values.Field). Left without fields, each kind
+// of test gets netperf's default set (TableDefaults, RecordDefaults).
 //
-// The table(), csv() and kv() builtins of package starlib call it, as do
-// the record format (netscript show and replay) and the REPL's completion.
+// It is also the module of the table(), csv() and kv() builtins (Module).
+// The record format (netscript show and replay) and the HTML report lay
+// results out through it too.
 package output

@@ -7,6 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/engine/result"
+	"netscript/starlib/values"
 )
 
 // netperfFields maps netperf's omni output selectors (netperf -o, -k) that
@@ -85,13 +86,13 @@ var netperfComputed = map[string]func(row starlark.Value) starlark.Value{
 			return starlark.None
 		}
 		t, _ := outLookup(row, "throughput")
-		rate, ok := Number(t)
+		rate, ok := values.Number(t)
 		if !ok || rate <= 0 {
 			return starlark.None
 		}
 		burst := 0.0
 		if b, err := outLookup(row, "config.burst"); err == nil {
-			burst, _ = Number(b)
+			burst, _ = values.Number(b)
 		}
 		return starlark.Float(1e6 / rate * (1 + burst))
 	},
@@ -139,7 +140,7 @@ func columns(rows []starlark.Value, fields []string) (paths, names []string) {
 		if len(rows) == 0 {
 			return f == strings.ToLower(f)
 		}
-		_, err := Field(rows[0], f)
+		_, err := values.Field(rows[0], f)
 		return err == nil
 	}
 	allNetperf, anyNetperfOnly := true, false

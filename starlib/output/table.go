@@ -9,11 +9,14 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"netscript/starlib/module"
+	"netscript/starlib/values"
 )
 
 // MailWidth is the width Table keeps to, so a table pasted into a mail
 // is not wrapped.
-const MailWidth = 80
+const MailWidth = module.MailWidth
 
 // Table lays rows out in netperf's human style: a header of up to three
 // lines (name, second word, units), fixed-width columns, numbers
@@ -209,12 +212,12 @@ func outGrid(rows []starlark.Value, fields []string, none string) ([][]outCell, 
 // had none), or a field under one that is None (fastopen.accepted of a
 // test run without fastopen).
 func outLookup(row starlark.Value, path string) (starlark.Value, error) {
-	v, err := Field(row, path)
+	v, err := values.Field(row, path)
 	if err == nil {
 		return v, nil
 	}
 	for i := strings.Index(path, "."); i > 0; {
-		parent, perr := Field(row, path[:i])
+		parent, perr := values.Field(row, path[:i])
 		if perr != nil {
 			break
 		}
@@ -247,7 +250,7 @@ func outFormat(field string, v starlark.Value, none string) (outCell, error) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return outCell{text: none, none: true}, nil
 		}
-		return outCell{text: outFloat(field, f), number: true}, nil
+		return outCell{text: values.FloatText(field, f), number: true}, nil
 	case starlark.String:
 		return outCell{text: string(x), quoted: true}, nil
 	case starlark.Bool:
@@ -285,7 +288,7 @@ func outFormat(field string, v starlark.Value, none string) (outCell, error) {
 		}
 		return outCell{text: strings.Join(parts, " "), quoted: true}, nil
 	case starlark.HasAttrs:
-		names := FieldNames(x)
+		names := values.FieldNames(x)
 		example := field
 		if len(names) > 0 {
 			example = field + "." + names[0]
@@ -294,20 +297,4 @@ func outFormat(field string, v starlark.Value, none string) (outCell, error) {
 			field, x.Type(), strings.Join(names, ", "), example)
 	}
 	return outCell{text: v.String()}, nil
-}
-
-// outFloat gives latencies (microseconds) one decimal, service demand
-// three and other figures two, as netperf prints them; other small values
-// keep three significant digits rather than rounding to zero.
-func outFloat(field string, f float64) string {
-	if strings.HasPrefix(field, "latency.") || strings.Contains(field, ".latency.") {
-		return fmt.Sprintf("%.1f", f)
-	}
-	if strings.HasSuffix(field, "_sd") {
-		return fmt.Sprintf("%.3f", f) // service demand, as netperf prints it
-	}
-	if a := math.Abs(f); a != 0 && a < 0.1 {
-		return fmt.Sprintf("%.3g", f)
-	}
-	return fmt.Sprintf("%.2f", f)
 }

@@ -1,6 +1,12 @@
-// Package plot draws netscript's pictures: lines and points of a sweep,
-// latency distributions from full histograms, throughput against time and
-// bars with intervals, as SVG, PNG or PDF through gonum.org/v1/plot, and
-// the same four kinds as plain text for a terminal or a mail. It knows
-// nothing of Starlark; starlib turns results into Figures and Bars.
+// Package plot is the module of netscript's pictures (Module: plot(),
+// latency_plot(), timeseries(), bars() and chart()) and draws them: lines
+// and points of a sweep, latency distributions from full histograms,
+// throughput against time and bars with intervals, as SVG, PNG or PDF
+// through gonum.org/v1/plot, and the same four kinds as plain text for a
+// terminal or a mail.
+//
+// The drawing (Figure, Bars, Write, Text; figure.go, latency.go, text.go)
+// knows nothing of Starlark; SweepFigure, LatencyFigure,
+// TimeseriesFigure and BarsFigure turn results into Figures and Bars, for
+// the builtins and for the HTML report, which draws without them.
 package plot

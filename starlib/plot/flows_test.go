@@ -1,8 +1,9 @@
 package plot
 
 // flowSamples are the throughputs of three flows of a TCP_STREAM test at
-// t = 0.25, 0.5, 0.75 and 1 s; starlib's tests build a result of them and
-// check that its per-flow timeseries chart is testdata/timeseries_flows.golden.
+// t = 0.25, 0.5, 0.75 and 1 s; flows_builtins_test.go builds a result of
+// them and checks that its per-flow timeseries chart is
+// testdata/timeseries_flows.golden.
 var flowSamples = [][]float64{
 	{3000, 3100, 2900, 3050},
 	{2000, 2500, 2600, 2400},

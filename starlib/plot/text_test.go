@@ -11,7 +11,21 @@ import (
 	"netscript/engine/hist"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from what the charts draw now")
+// -update rewrites testdata/*.golden from what the charts draw now. The
+// module's tests of its builtins (package plot_test) use
+// internal/startest, whose golden files take the same flag: whichever
+// package starts first defines it, and both read it.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite testdata/*.golden from what the charts draw now")
+	}
+}
+
+// updating reports whether -update was given.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // sweep is a burst sweep of two tests, as plot() lays it out.
 func sweep() *Figure {
@@ -111,7 +125,7 @@ func TestTextGolden(t *testing.T) {
 				}
 			}
 			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
+			if updating() {
 				if err := os.WriteFile(path, []byte(got+"\n"), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -1,0 +1,10 @@
+package session
+
+// Script is a program a session runs: a file, a -c snippet or stdin, with
+// its arguments. A record keeps it (and runs it again); the script front
+// end reads and runs it.
+type Script struct {
+	Name string            // file name, or "<command-line>" for -c, "<stdin>"
+	Src  []byte            // the program text
+	Args map[string]string // NAME=VALUE pairs, as the dict `args`
+}
