@@ -4,6 +4,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"netscript/starlib/concurrency"
+	"netscript/starlib/fleet"
 	"netscript/starlib/format"
 	"netscript/starlib/help"
 	"netscript/starlib/module"
@@ -26,6 +27,7 @@ var modules = []*module.Module{
 	format.Module,      // format(), round()
 	concurrency.Module, // parallel(), aggregate()
 	std.Module,         // json, math, time, env()
+	fleet.Module,       // fleet: agents found in Kubernetes or DNS, mesh plans
 	values.Module,      // no names: the help of results and their parts
 }
 
