@@ -1,0 +1,181 @@
+package fleet_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"netscript/internal/kubetest"
+)
+
+// meshAgents are the agents of TestKubeMesh: on each of three nodes one
+// pod on the pod network and one on the node's (hostNetwork), nodes 0 and
+// 1 in zone za, node 2 in zone zb. The Sim gives agent i the address
+// 198.18.(i/2+1).(i%2+2).
+var meshZones = []string{"za", "za", "zb"}
+
+// TestKubeMesh is issue 33 end to end: Node and Pod objects made through
+// a real kube-apiserver, a real `netscript serve` at each pod's IP (in
+// network namespaces), and scripts/kube_mesh.star run as a user would,
+// finding the agents through the API with a kubeconfig. Every ordered
+// pair of the agents that answer is measured once, each result's brand
+// names its pair and group, the groups follow the nodes' zones, the agent
+// that is down is a failed cell in the matrix, and the heat map is drawn.
+func TestKubeMesh(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "netscript")
+	if out, err := exec.Command("go", "build", "-o", bin, "netscript/cmd/netscript").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	sim := kubetest.SimFleet(t, bin, 2*len(meshZones), 2)
+	c := kubetest.Start(t, sim.Ctl)
+	cs := c.Clientset(t)
+	kubetest.Namespace(t, cs, "netscript")
+	labels := map[string]string{"app.kubernetes.io/name": "netscript-agent"}
+	network := map[string]string{}
+	zone := map[string]string{}
+	node := map[string]string{}
+	for n, z := range meshZones {
+		name := fmt.Sprintf("node-%d", n)
+		kubetest.Node(t, cs, name, sim.Agents[2*n+1].Address, map[string]string{
+			"topology.kubernetes.io/zone": z, "topology.kubernetes.io/region": "r1"})
+		for k, net := range []string{"pod", "host"} {
+			a := sim.Agents[2*n+k]
+			pod := fmt.Sprintf("agent-%d-%s", n, net)
+			kubetest.AgentPod(t, cs, kubetest.Agent{Name: pod, Namespace: "netscript", Node: name, Labels: labels,
+				HostNetwork: net == "host", IP: a.Address, Ready: true, Port: 12866})
+			network[pod], zone[pod], node[pod] = net, z, name
+		}
+	}
+	// A bystander pod the selector does not take.
+	kubetest.AgentPod(t, cs, kubetest.Agent{Name: "web", Namespace: "netscript", Node: "node-0",
+		Labels: map[string]string{"app": "web"}, IP: "198.18.1.9", Ready: true})
+	// The agent of node-2's pod network dies before the mesh.
+	dead := "agent-2-pod"
+	if err := sim.Agents[4].Proc.Stop(); err != nil {
+		t.Logf("stopping %s: %v", dead, err)
+	}
+	<-sim.Agents[4].Proc.Done()
+
+	dir := t.TempDir()
+	lines, picture := filepath.Join(dir, "mesh.jsonl"), filepath.Join(dir, "mesh.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--json-lines", lines,
+		"../../scripts/kube_mesh.star", "duration=0.3", "plot="+picture)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the mesh: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	t.Logf("the mesh printed:\n%s", out)
+
+	// Every ordered pair of the five agents up, once, in its group.
+	up := []string{}
+	for pod := range network {
+		if pod != dead {
+			up = append(up, pod)
+		}
+	}
+	want := map[string]bool{}
+	for _, a := range up {
+		for _, b := range up {
+			if a != b {
+				want[a+">"+b+" "+group(node, zone, a, b)] = true
+			}
+		}
+	}
+	got := map[string]int{}
+	f, err := os.Open(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var l struct {
+			Kind   string
+			Brand  string
+			Result struct {
+				Transactions int64
+			}
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Kind != "result" {
+			continue
+		}
+		got[l.Brand]++
+		if l.Result.Transactions <= 0 {
+			t.Errorf("%s: %d transactions", l.Brand, l.Result.Transactions)
+		}
+	}
+	for b, n := range got {
+		if !want[b] || n != 1 {
+			t.Errorf("result %q %d times; want each of %d pairs once", b, n, len(want))
+		}
+	}
+	for b := range want {
+		if got[b] == 0 {
+			t.Errorf("pair %q not measured", b)
+		}
+	}
+
+	// The printout: the dead agent and its failed cells, the groups.
+	for _, w := range []string{"5 agents up, 1 down: 20 tests", "1 agent(s) down: " + dead + ": ",
+		"same-node", "same-zone", "cross-zone", "pod>host", "host>pod", "wrote " + picture} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the printout lacks %q", w)
+		}
+	}
+	if strings.Contains(out, "web") {
+		t.Error("the bystander pod was taken for an agent")
+	}
+	if n := strings.Count(matrixOf(out), " x"); n != 10 {
+		t.Errorf("%d failed cells in the matrix, want 10 (the dead agent's row and column)", n)
+	}
+	png, err := os.ReadFile(picture)
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("the heat map: %v (%d bytes)", err, len(png))
+	}
+}
+
+// group is the group a pair of agents falls in, from the test's layout.
+func group(node, zone map[string]string, a, b string) string {
+	switch {
+	case node[a] == node[b]:
+		return "same-node"
+	case zone[a] == zone[b]:
+		return "same-zone"
+	}
+	return "cross-zone"
+}
+
+// matrixOf returns the lines of the matrix in the mesh's printout.
+func matrixOf(out string) string {
+	lines := strings.Split(out, "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "client by row") })
+	if i < 0 {
+		return ""
+	}
+	var m []string
+	for _, l := range lines[i+1:] {
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		m = append(m, l)
+	}
+	return strings.Join(m, "\n")
+}
