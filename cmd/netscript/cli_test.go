@@ -342,7 +342,7 @@ func needsCluster(t *testing.T, f string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.Contains(string(src), "\n# (docs/kubernetes.md says what each does.) It needs a cluster's agents")
+	return strings.Contains(string(src), "It needs a cluster's agents")
 }
 
 // TestInterruptAgainstServer: Ctrl-C during a test against a separate
