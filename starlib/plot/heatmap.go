@@ -60,7 +60,11 @@ func (h *Heat) Plot() (*gplot.Plot, error) {
 	}
 	cm := moreland.Kindlmann()
 	cm.SetMax(1)
-	hm := plotter.NewHeatMap(heatGrid{h}, cm.Palette(64))
+	// Kindlmann's palette runs from black to white: its lightest sixth is
+	// left out, so the highest cell is not taken for the background.
+	all := cm.Palette(72).Colors()
+	pal := heatPalette(all[:60])
+	hm := plotter.NewHeatMap(heatGrid{h}, pal)
 	hm.NaN = color.Gray{Y: 0xd0}
 	if lo == hi {
 		hm.Min, hm.Max = lo-1, hi+1
@@ -86,6 +90,10 @@ func (h *Heat) Plot() (*gplot.Plot, error) {
 		for i := range labels.TextStyle {
 			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
 			labels.TextStyle[i].Color = color.White
+			v := h.Values[int(l.XYs[i].Y)][int(l.XYs[i].X)]
+			if hi > lo && light(pal[int((v-lo)/(hi-lo)*float64(len(pal)-1))]) {
+				labels.TextStyle[i].Color = color.Black
+			}
 		}
 		p.Add(labels)
 	}
@@ -94,6 +102,18 @@ func (h *Heat) Plot() (*gplot.Plot, error) {
 	p.X.Min, p.X.Max = -0.5, float64(len(h.Columns))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(h.Rows))-0.5
 	return p, nil
+}
+
+// heatPalette is a list of colours as gonum's palette.Palette.
+type heatPalette []color.Color
+
+// Colors returns the colours, lowest first.
+func (p heatPalette) Colors() []color.Color { return p }
+
+// light reports whether black text reads better on c than white.
+func light(c color.Color) bool {
+	r, g, b, _ := c.RGBA()
+	return 0.2126*float64(r)+0.7152*float64(g)+0.0722*float64(b) > 0.5*0xffff
 }
 
 // heatmapBuiltin: heatmap(points, x, y, z, file, title=None, ...).
