@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"netscript/internal/kubetest"
 )
 
@@ -146,6 +149,21 @@ func TestKubeMesh(t *testing.T) {
 	if n := strings.Count(matrixOf(out), " x"); n != 10 {
 		t.Errorf("%d failed cells in the matrix, want 10 (the dead agent's row and column)", n)
 	}
+	// fleet.service reads a ClusterIP Service's address and control port.
+	svc, err := cs.CoreV1().Services("netscript").Create(ctx, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "netscript-agents-vip"},
+		Spec: corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{
+			{Name: "data", Port: 12867}, {Name: "control", Port: 12866}}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd = sim.Ctl.Command(ctx, bin, "-c", `print(fleet.service("netscript-agents-vip", namespace="netscript"))`)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
+	if got, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(got)) != svc.Spec.ClusterIP+":12866" {
+		t.Errorf("fleet.service: %q, %v; want %s:12866", got, err, svc.Spec.ClusterIP)
+	}
+
 	png, err := os.ReadFile(picture)
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 		t.Errorf("the heat map: %v (%d bytes)", err, len(png))
