@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,8 +99,89 @@ func TestKubeMesh(t *testing.T) {
 			}
 		}
 	}
+	got := brands(t, lines)
+	for b, n := range got {
+		if !want[b] || n != 1 {
+			t.Errorf("result %q %d times; want each of %d pairs once", b, n, len(want))
+		}
+	}
+	for b := range want {
+		if got[b] == 0 {
+			t.Errorf("pair %q not measured", b)
+		}
+	}
+
+	// The printout: the dead agent and its failed cells, the groups.
+	for _, w := range []string{"5 agents up, 1 down: 20 tests", "1 agent(s) down: " + dead + ": ",
+		"same-node", "same-zone", "cross-zone", "pod>host", "host>pod", "wrote " + picture} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the printout lacks %q", w)
+		}
+	}
+	if strings.Contains(out, "web") {
+		t.Error("the bystander pod was taken for an agent")
+	}
+	if n := strings.Count(matrixOf(out), " x"); n != 10 {
+		t.Errorf("%d failed cells in the matrix, want 10 (the dead agent's row and column)", n)
+	}
+	// The same mesh with the agents found through the headless Service's
+	// DNS records (dnsmasq serving what CoreDNS would): no nodes or zones,
+	// so every pair is in the group "unknown".
+	const svcName = "netscript-agents.netscript.svc.cluster.local"
+	var records []string
+	dnsWant := map[string]bool{}
+	for i, a := range sim.Agents {
+		host := fmt.Sprintf("agent-%d.%s", i, svcName)
+		records = append(records, "--host-record="+host+","+a.Address, fmt.Sprintf("--srv-host=_control._tcp.%s,%s,12866", svcName, host))
+		for j := range sim.Agents {
+			if i != j && i != 4 && j != 4 {
+				dnsWant[fmt.Sprintf("agent-%d.%s>agent-%d.%s unknown", i, svcName, j, svcName)] = true
+			}
+		}
+	}
+	dns := kubetest.DNS(t, sim.Ctl, "cluster.local", records...)
+	cmd = sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--json-lines", lines+".dns",
+		"../../scripts/kube_mesh.star", "source=dns", "dns_server="+dns, "duration=0.3")
+	stdout.Reset()
+	stderr.Reset()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the mesh by DNS: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	if got := brands(t, lines+".dns"); !maps.Equal(got, countOnce(dnsWant)) {
+		t.Errorf("the mesh by DNS measured %v\nwant each of %v once", got, dnsWant)
+	}
+	if !strings.Contains(stdout.String(), "5 agents up, 1 down: 20 tests") {
+		t.Errorf("the mesh by DNS printed:\n%s", stdout.String())
+	}
+
+	// fleet.service reads a ClusterIP Service's address and control port.
+	svc, err := cs.CoreV1().Services("netscript").Create(ctx, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "netscript-agents-vip"},
+		Spec: corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{
+			{Name: "data", Port: 12867}, {Name: "control", Port: 12866}}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd = sim.Ctl.Command(ctx, bin, "-c", `print(fleet.service("netscript-agents-vip", namespace="netscript"))`)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
+	if got, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(got)) != svc.Spec.ClusterIP+":12866" {
+		t.Errorf("fleet.service: %q, %v; want %s:12866", got, err, svc.Spec.ClusterIP)
+	}
+
+	png, err := os.ReadFile(picture)
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("the heat map: %v (%d bytes)", err, len(png))
+	}
+}
+
+// brands counts the results of a JSON lines file by brand, checking
+// each completed transactions.
+func brands(t *testing.T, path string) map[string]int {
+	t.Helper()
 	got := map[string]int{}
-	f, err := os.Open(lines)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,49 +207,16 @@ func TestKubeMesh(t *testing.T) {
 			t.Errorf("%s: %d transactions", l.Brand, l.Result.Transactions)
 		}
 	}
-	for b, n := range got {
-		if !want[b] || n != 1 {
-			t.Errorf("result %q %d times; want each of %d pairs once", b, n, len(want))
-		}
-	}
-	for b := range want {
-		if got[b] == 0 {
-			t.Errorf("pair %q not measured", b)
-		}
-	}
+	return got
+}
 
-	// The printout: the dead agent and its failed cells, the groups.
-	for _, w := range []string{"5 agents up, 1 down: 20 tests", "1 agent(s) down: " + dead + ": ",
-		"same-node", "same-zone", "cross-zone", "pod>host", "host>pod", "wrote " + picture} {
-		if !strings.Contains(out, w) {
-			t.Errorf("the printout lacks %q", w)
-		}
+// countOnce is each key of want counted once.
+func countOnce(want map[string]bool) map[string]int {
+	m := map[string]int{}
+	for k := range want {
+		m[k] = 1
 	}
-	if strings.Contains(out, "web") {
-		t.Error("the bystander pod was taken for an agent")
-	}
-	if n := strings.Count(matrixOf(out), " x"); n != 10 {
-		t.Errorf("%d failed cells in the matrix, want 10 (the dead agent's row and column)", n)
-	}
-	// fleet.service reads a ClusterIP Service's address and control port.
-	svc, err := cs.CoreV1().Services("netscript").Create(ctx, &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Name: "netscript-agents-vip"},
-		Spec: corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{
-			{Name: "data", Port: 12867}, {Name: "control", Port: 12866}}},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd = sim.Ctl.Command(ctx, bin, "-c", `print(fleet.service("netscript-agents-vip", namespace="netscript"))`)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
-	if got, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(got)) != svc.Spec.ClusterIP+":12866" {
-		t.Errorf("fleet.service: %q, %v; want %s:12866", got, err, svc.Spec.ClusterIP)
-	}
-
-	png, err := os.ReadFile(picture)
-	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
-		t.Errorf("the heat map: %v (%d bytes)", err, len(png))
-	}
+	return m
 }
 
 // group is the group a pair of agents falls in, from the test's layout.
