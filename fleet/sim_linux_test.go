@@ -22,8 +22,8 @@ import (
 // The size of the simulated fleet. `make test` runs a small one; the
 // figures of docs/kubernetes.md come from larger ones:
 //
-//	go test -run TestSimulatedMesh -v ./fleet -sim.agents=100 -sim.perhost=50
-//	go test -run TestSimulatedMesh -v ./fleet -sim.agents=1000 -sim.perhost=250 -sim.sample=2 -sim.perround=250
+//	go test -count=1 -run TestSimulatedMesh -v ./fleet -sim.agents=100 -sim.perhost=50 -sim.perround=10
+//	go test -count=1 -run TestSimulatedMesh -v ./fleet -sim.agents=1000 -sim.perhost=250 -sim.sample=2 -sim.perround=20
 var (
 	simAgents       = flag.Int("sim.agents", 8, "simulated agents")
 	simPerHost      = flag.Int("sim.perhost", 4, "agents per host namespace")
