@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strconv"
 
 	"netscript/engine/agent"
@@ -11,21 +12,19 @@ import (
 )
 
 // allowClient is serve's --allow-client: whether the daemon runs the
-// client side of tests for scripts (client=), and toward which servers.
-// Off by default: running traffic for someone is a different trust than
-// serving their tests.
+// client side of tests for scripts (client=), always toward netscript
+// daemons only. Off by default: running traffic for someone is a
+// different trust than serving their tests.
 type allowClient struct {
-	on    bool
-	reach agent.Reach
-	bad   string // a value it does not take, reported after parsing (in one line, not as flag's "invalid boolean value")
+	on  bool
+	bad string // a value it does not take, reported after parsing (in one line, not as flag's "invalid boolean value")
 }
 
 // allowClientUsage is the flag's help.
 const allowClientUsage = "run the client side of tests for scripts (client=): only toward netscript daemons, " +
-	"which complete the control handshake before any data is sent; =any also runs control=False tests, " +
-	"straight to any address and port (default off)"
+	"whose every data port shows the test's tag before any data is sent (default off)"
 
-// IsBoolFlag lets --allow-client stand alone (= --allow-client=netscript).
+// IsBoolFlag lets --allow-client stand alone (= --allow-client=true).
 func (a *allowClient) IsBoolFlag() bool { return true }
 
 // String is the flag's value as --allow-client=VALUE takes it.
@@ -33,19 +32,15 @@ func (a *allowClient) String() string {
 	if a == nil || !a.on {
 		return "false"
 	}
-	return a.reach.String()
+	return "true"
 }
 
-// Set reads netscript, any, or a boolean (true is netscript); any other
-// value is kept in bad.
+// Set reads a boolean, or netscript (true, as the release before took
+// it); any other value, any among them, is kept in bad.
 func (a *allowClient) Set(v string) error {
 	a.bad = ""
-	switch v {
-	case "netscript":
-		a.on, a.reach = true, agent.Netscript
-		return nil
-	case "any":
-		a.on, a.reach = true, agent.Any
+	if v == "netscript" {
+		a.on = true
 		return nil
 	}
 	on, err := strconv.ParseBool(v)
@@ -53,8 +48,17 @@ func (a *allowClient) Set(v string) error {
 		a.on, a.bad = false, v
 		return nil
 	}
-	a.on, a.reach = on, agent.Netscript
+	a.on = on
 	return nil
+}
+
+// problem is the one line serve says about a value it does not take.
+func (a *allowClient) problem() string {
+	if a.bad == "any" {
+		return "--allow-client=any is no more: a daemon does not send traffic with no handshake (control=False) on a script's say-so; " +
+			"run such a test from the machine itself (--allow-client runs the client side of tests toward netscript daemons)"
+	}
+	return fmt.Sprintf("--allow-client=%s: want --allow-client (toward netscript daemons) or --allow-client=false", a.bad)
 }
 
 // clientAgent is what the daemon does with a script's client= test: run
@@ -64,7 +68,7 @@ func (a *allowClient) clientAgent(th *workload.Threads, tok auth.Token, lim limi
 	if !a.on {
 		return agent.Off{}
 	}
-	return &agent.Agent{Threads: th, Token: tok, Limits: lim, Reach: a.reach}
+	return &agent.Agent{Threads: th, Token: tok, Limits: lim}
 }
 
 // notice is what the daemon says at start about running client sides: a
@@ -74,10 +78,7 @@ func (a *allowClient) notice(tok auth.Token, tokenFrom string) string {
 	if !a.on {
 		return ""
 	}
-	toward := "toward netscript daemons"
-	if a.reach == agent.Any {
-		toward = "toward any address and port (control=False included)"
-	}
+	const toward = "toward netscript daemons"
 	if tok == nil {
 		return "warning: --allow-client and no token: this daemon runs the client side of tests " + toward +
 			" for anyone who can reach it (set --token-file or $" + auth.EnvToken + " to keep it to those who hold a token)"

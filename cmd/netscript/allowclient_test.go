@@ -12,30 +12,29 @@ import (
 	"testing"
 	"time"
 
-	"netscript/engine/agent"
 	"netscript/engine/proto"
 	"netscript/engine/sock/socktest"
 )
 
-// TestAllowClientFlag: --allow-client alone is toward netscript daemons,
-// =any toward any port, a boolean turns it on or off, and any other value
-// is kept to be reported.
+// TestAllowClientFlag: --allow-client alone (or =netscript, as the
+// release before took it) runs client sides toward netscript daemons, a
+// boolean turns it on or off, and any other value, any among them, is
+// kept to be reported.
 func TestAllowClientFlag(t *testing.T) {
 	for _, c := range []struct {
-		set   []string
-		on    bool
-		reach agent.Reach
-		str   string
-		bad   string
+		set []string
+		on  bool
+		str string
+		bad string
 	}{
-		{nil, false, agent.Netscript, "false", ""},
-		{[]string{"true"}, true, agent.Netscript, "netscript", ""},
-		{[]string{"netscript"}, true, agent.Netscript, "netscript", ""},
-		{[]string{"any"}, true, agent.Any, "any", ""},
-		{[]string{"any", "false"}, false, agent.Netscript, "false", ""},
-		{[]string{"0"}, false, agent.Netscript, "false", ""},
-		{[]string{"anywhere"}, false, agent.Netscript, "false", "anywhere"},
-		{[]string{"anywhere", "any"}, true, agent.Any, "any", ""},
+		{nil, false, "false", ""},
+		{[]string{"true"}, true, "true", ""},
+		{[]string{"netscript"}, true, "true", ""},
+		{[]string{"any"}, false, "false", "any"},
+		{[]string{"any", "false"}, false, "false", ""},
+		{[]string{"0"}, false, "false", ""},
+		{[]string{"anywhere"}, false, "false", "anywhere"},
+		{[]string{"anywhere", "true"}, true, "true", ""},
 	} {
 		var a allowClient
 		for _, v := range c.set {
@@ -43,27 +42,24 @@ func TestAllowClientFlag(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if a.on != c.on || a.reach != c.reach || a.String() != c.str || a.bad != c.bad {
-			t.Errorf("%q: %+v (%s), want on %v, reach %v, %s, bad %q", c.set, a, a.String(), c.on, c.reach, c.str, c.bad)
+		if a.on != c.on || a.String() != c.str || a.bad != c.bad {
+			t.Errorf("%q: %+v (%s), want on %v, %s, bad %q", c.set, a, a.String(), c.on, c.str, c.bad)
 		}
 	}
 }
 
 // TestServeAllowClient: real daemons. Without --allow-client a script's
 // client= test is refused in one line naming the flag (exit 1); with it the
-// test runs end to end, is refused with control=False (naming
-// --allow-client=any) or a source address that is not the daemon's, and
-// sends a port that is not a netscript daemon its preamble and nothing
-// more; with --allow-client=any control=False runs. Without a token the
-// daemon warns at start, even when quiet, that anyone may use it so; with
-// one it does not, and the test's server must hold the token too.
+// test runs end to end, is refused with control=False (no flag lifts that:
+// traffic with no handshake goes only where the person running netscript
+// sends it) or a source address that is not the daemon's, and sends a port
+// that is not a netscript daemon its preamble and nothing more. Without a
+// token the daemon warns at start, even when quiet, that anyone may use it
+// so; with one it does not, and the test's server must hold the token too.
 func TestServeAllowClient(t *testing.T) {
 	standing := socktest.Reserve(t, false)
 	off := startDaemon(t, nil)
 	on := startDaemon(t, nil, "--allow-client")
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--allow-client=any", "--data", fmt.Sprintf("tcp_rr:127.0.0.1:%d", standing))
-	cmd.Env = cleanEnv()
-	anyD := watchDaemon(t, cmd, 1)
 	target := startDaemon(t, nil)
 	var read atomic.Int64
 	http := fakeServer(t, func(c net.Conn) {
@@ -84,11 +80,6 @@ print(r.transactions > 0, r.remote.transactions == r.transactions + r.discarded,
 	if want := fmt.Sprintf("True True 127.0.0.1:%d\n", on.port); r.code != 0 || r.stdout != want {
 		t.Errorf("with --allow-client: %+v, want %q\ndaemon:\n%s", r, want, on.stderr.String())
 	}
-	r = netscriptEnv(t, 60*time.Second, nil, "-c", fmt.Sprintf(`r = tcp_rr(host="127.0.0.1", client="127.0.0.1:%d", duration=0.3, control=False, data_port=%d)
-print(r.transactions > 0, r.remote, r.config.client)`, anyD.port, standing))
-	if want := fmt.Sprintf("True None 127.0.0.1:%d\n", anyD.port); r.code != 0 || r.stdout != want {
-		t.Errorf("control=False with --allow-client=any: %+v\ndaemon:\n%s", r, anyD.stderr.String())
-	}
 	for _, c := range []struct {
 		name string
 		d    *daemonProc
@@ -97,7 +88,8 @@ print(r.transactions > 0, r.remote, r.config.client)`, anyD.port, standing))
 	}{
 		{"off", off, toTarget, fmt.Sprintf("tcp_rr: client 127.0.0.1:%d: this daemon does not run the client side of tests for scripts (client=): "+
 			"its operator can allow it with netscript serve --allow-client", off.port)},
-		{"control=False", on, fmt.Sprintf(", control=False, data_port=%d", standing), "(its operator can allow that with netscript serve --allow-client=any)"},
+		{"control=False", on, fmt.Sprintf(", control=False, data_port=%d", standing),
+			"client: this daemon runs the client side of tests only toward netscript daemons, whose every data port shows the test's tag before any data is sent; control=False sends straight to a port with no handshake"},
 		{"foreign source", on, toTarget + `, local="198.18.0.99"`,
 			"client: this daemon will not run the test: local: 198.18.0.99 is not an address of this daemon's interfaces"},
 		{"not a netscript daemon", on, fmt.Sprintf(", port=%d", http),
@@ -113,9 +105,6 @@ print(r.transactions > 0, r.remote, r.config.client)`, anyD.port, standing))
 	const warning = "warning: --allow-client and no token: this daemon runs the client side of tests toward netscript daemons for anyone who can reach it"
 	if s := on.stderr.String(); !strings.Contains(s, warning) {
 		t.Errorf("--allow-client without a token did not warn:\n%s", s)
-	}
-	if s := anyD.stderr.String(); !strings.Contains(s, "toward any address and port (control=False included) for anyone who can reach it") {
-		t.Errorf("--allow-client=any without a token did not warn:\n%s", s)
 	}
 	if s := off.stderr.String(); strings.Contains(s, "warning") || !strings.Contains(s, "--allow-client") {
 		t.Errorf("without --allow-client: a warning, or the refusal not logged:\n%s", s)
@@ -148,14 +137,15 @@ print(r.transactions > 0, r.remote, r.config.client)`, anyD.port, standing))
 
 // TestServeAllowClientUsage: a value --allow-client does not take, or one
 // given after a space, is a usage error in one line that says how to
-// write it.
+// write it; =any, which the release before took, says why it is no more.
 func TestServeAllowClientUsage(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--allow-client=anywhere"}, "netscript serve: --allow-client=anywhere: want --allow-client (toward netscript daemons), --allow-client=any or --allow-client=false"},
-		{[]string{"--allow-client", "any"}, `netscript serve: unexpected argument "any" (a value of --allow-client goes after '=': --allow-client=any)`},
+		{[]string{"--allow-client=anywhere"}, "netscript serve: --allow-client=anywhere: want --allow-client (toward netscript daemons) or --allow-client=false"},
+		{[]string{"--allow-client=any"}, "netscript serve: --allow-client=any is no more: a daemon does not send traffic with no handshake (control=False) on a script's say-so"},
+		{[]string{"--allow-client", "false"}, `netscript serve: unexpected argument "false" (a value of --allow-client goes after '=': --allow-client=false)`},
 	} {
 		r := netscriptEnv(t, 10*time.Second, nil, append([]string{"serve", "--listen", "127.0.0.1:0"}, c.args...)...)
 		oneLine(t, r, exitUsage, c.want)

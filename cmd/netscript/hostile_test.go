@@ -267,7 +267,7 @@ func TestClientKilledMidTest(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the good test did not end")
 	}
-	waitFor(t, 5*time.Second, "no descriptor or goroutine left", func() bool {
+	waitFor(t, 30*time.Second, "no descriptor or goroutine left", func() bool {
 		return fds(t) <= fd0 && runtime.NumGoroutine() <= g0
 	})
 }

@@ -92,14 +92,19 @@ func TestLinkDownMidTest(t *testing.T) {
 	}
 }
 
-// dropData makes ns drop every TCP segment but the control port's and
-// every UDP datagram it receives.
+// dropData makes ns drop every data packet that follows a test's
+// greeting (engine/client's consent before bulk), so the test starts and
+// then completes nothing: of the TCP connections to data ports only the
+// first is let through (a TCP_CRR flow's one consent connection; every
+// later SYN is dropped), and of UDP only datagrams of a greeting's size
+// (a request of more than 100 bytes is dropped).
 func dropData(t *testing.T, ns *netns.NS) {
 	t.Helper()
 	ns.Run(t, "nft", "add", "table", "inet", "live")
 	ns.Run(t, "nft", "add", "chain", "inet", "live", "in", "{ type filter hook input priority 0 ; }")
-	ns.Run(t, "nft", "add", "rule", "inet", "live", "in", "tcp", "dport", "!=", "12866", "drop")
-	ns.Run(t, "nft", "add", "rule", "inet", "live", "in", "meta", "l4proto", "udp", "drop")
+	ns.Run(t, "nft", "add", "rule", "inet", "live", "in", "tcp", "dport", "!=", "12866",
+		"tcp", "flags", "&", "(syn|ack)", "==", "syn", "limit", "rate", "over", "1/hour", "burst", "1", "packets", "drop")
+	ns.Run(t, "nft", "add", "rule", "inet", "live", "in", "meta", "l4proto", "udp", "meta", "length", ">", "100", "drop")
 }
 
 // needNft skips a test without the nft command (the nftables package).
@@ -113,8 +118,8 @@ func needNft(t *testing.T) {
 
 // TestZeroWorkIsAnError: a test that completes no transaction fails with
 // exit status 1 and a line that says what both ends counted instead:
-// every data packet dropped (tcp_crr's connections never complete,
-// udp_rr's requests all time out), or every data connection a stranger to
+// every data packet after the test's greeting dropped (tcp_crr's
+// connections never complete, udp_rr's requests all time out), or every data connection a stranger to
 // an authenticated server (a NAT between the two ends).
 func TestZeroWorkIsAnError(t *testing.T) {
 	needNft(t)
@@ -135,7 +140,7 @@ func TestZeroWorkIsAnError(t *testing.T) {
 			{`tcp_crr(host="198.18.45.2", duration=2)`, "tcp_crr: no transaction completed (client: 1 in flight at the deadline; server: "},
 			// Longer than its stall bound (liveness + timeout): a loop that
 			// times out and sends again is not stalled.
-			{`udp_rr(host="198.18.45.2", duration=3, timeout=0.25, liveness=1)`, " timeout, 1 in flight at the deadline; server: "},
+			{`udp_rr(host="198.18.45.2", request=200, duration=3, timeout=0.25, liveness=1)`, " timeout, 1 in flight at the deadline; server: "},
 		} {
 			code, stderr := scriptIn(t, cli, tc.code)(60 * time.Second)
 			t.Logf("%s: exit %d: %s", tc.code, code, strings.TrimSpace(stderr))
@@ -148,7 +153,7 @@ func TestZeroWorkIsAnError(t *testing.T) {
 		// the same way.
 		agent := cli.Start(t, bin, "serve", "--allow-client", "--listen", "198.18.45.1:12866")
 		waitFor(t, 10*time.Second, "the daemon to listen", func() bool { return strings.Contains(agent.Output(), "listening on") })
-		code, stderr := scriptIn(t, cli, `udp_rr(host="198.18.45.2", client="198.18.45.1", duration=3, timeout=0.25)`)(60 * time.Second)
+		code, stderr := scriptIn(t, cli, `udp_rr(host="198.18.45.2", client="198.18.45.1", request=200, duration=3, timeout=0.25)`)(60 * time.Second)
 		t.Logf("client=: exit %d: %s", code, strings.TrimSpace(stderr))
 		oneLine(t, ran{stderr: stderr, code: code}, 1, "client 198.18.45.1:12866: udp_rr: no transaction completed (client: ", " timeout")
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/auth"
 	"netscript/engine/proto"
 	"netscript/engine/sock/socktest"
 )
@@ -251,7 +253,8 @@ func TestServerClosesMidTest(t *testing.T) {
 		if pc.Handshake(5*time.Second, true) != nil {
 			return
 		}
-		if _, err := pc.Authenticate(nil, true, 5*time.Second); err != nil {
+		key, err := pc.Authenticate(auth.Secret{}, true, 5*time.Second)
+		if err != nil {
 			return
 		}
 		var s proto.Setup
@@ -269,6 +272,11 @@ func TestServerClosesMidTest(t *testing.T) {
 			return
 		}
 		defer dc.Close()
+		// The data connection's greeting: its tag, then the server's.
+		if _, err := io.ReadFull(dc, make([]byte, auth.TagSize)); err != nil {
+			return
+		}
+		dc.Write(auth.ConnAck(key))
 		go func() { // answer every request byte with a response byte
 			b := make([]byte, 1)
 			for {

@@ -27,7 +27,7 @@ func TestNetperfSeedsInNamespaces(t *testing.T) {
 	netns.Link(t, cli, srv, "198.18.0.1/24", "198.18.0.2/24")
 	serveIn(t, srv, "198.18.0.2:12866", "--netperf-listen", "198.18.0.2:12865",
 		"--data", "tcp_crr:198.18.0.2:12345,request=128,response=4096",
-		"--data", "udp_rr:198.18.0.2:12346,request=128,response=4096")
+		"--data", "udp_rr:198.18.0.2:12346,request=128,response=4096,from=198.18.0.0/24")
 	for _, c := range []struct {
 		line  string
 		check func(out string) bool

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,16 +32,20 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 // serve runs the daemon until SIGINT or SIGTERM.
 func serve(args []string) int {
+	// The runtime's own limit, set here so that the ceiling of the thread
+	// budget (limits.ThreadCeiling, which --max-threads is checked
+	// against) is derived from the value in force.
+	debug.SetMaxThreads(limits.RuntimeThreads)
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var listen listFlag
 	fs.Var(&listen, "listen", fmt.Sprintf("control address to listen on, ADDR:PORT (repeatable; default :%d)", spec.DefaultControlPort))
 	var data listFlag
 	fs.Var(&data, "data", "a standing data endpoint for tests run with control=False (netperf -N): "+
-		"WORKLOAD:[ADDR:]PORT[,request=N,response=N,send_size=N], e.g. tcp_crr:12345 (repeatable)")
+		"WORKLOAD:[ADDR:]PORT[,request=N,response=N,send_size=N,from=PREFIX], e.g. tcp_crr:12345 (repeatable)")
 	var npListen listFlag
 	fs.Var(&npListen, "netperf-listen", fmt.Sprintf("also answer unmodified netperf 2.7 clients on ADDR:PORT (repeatable; netperf's port is %d); netperf has no authentication", npwire.DefaultPort))
 	npInsecure := fs.Bool("netperf-insecure", false, "allow --netperf-listen on a daemon that has a token: netperf clients are not asked for it")
-	npAny := fs.Bool("netperf-any-source", false, "take a netperf test's data connections from any address, as netserver does (default: only from its control connection's address, or the source a UDP request names); for netperf -- -L on a client with several addresses")
+	npAny := fs.Bool("netperf-any-source", false, "take a netperf TCP test's data connections from any address, as netserver does (default: only from its control connection's address; a UDP test's always so); for netperf -- -L on a client with several addresses")
 	quiet := fs.Bool("quiet", false, "log only errors")
 	tokenFile := fs.String("token-file", "", "a file holding the secret clients must prove they hold (else $"+auth.EnvToken+"; neither: anyone may use the server)")
 	var allow allowClient
@@ -52,12 +58,12 @@ func serve(args []string) int {
 		return code
 	}
 	if allow.bad != "" {
-		fmt.Fprintf(os.Stderr, "netscript serve: --allow-client=%s: want --allow-client (toward netscript daemons), --allow-client=any or --allow-client=false\n", allow.bad)
+		fmt.Fprintf(os.Stderr, "netscript serve: %s\n", allow.problem())
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
 		hint := ""
-		if a := fs.Arg(0); a == "any" || a == "netscript" {
+		if a := fs.Arg(0); a == "netscript" || a == "true" || a == "false" {
 			hint = fmt.Sprintf(" (a value of --allow-client goes after '=': --allow-client=%s)", a)
 		}
 		fmt.Fprintf(os.Stderr, "netscript serve: unexpected argument %q%s\n", fs.Arg(0), hint)
@@ -97,58 +103,56 @@ func serve(args []string) int {
 	// Every --data value is checked before anything listens.
 	datas := make([]server.DataConfig, len(data))
 	for i, d := range data {
-		if datas[i], err = parseData(d); err != nil {
+		if datas[i], err = parseData(d); err == nil {
+			err = server.CheckData(&datas[i])
+		}
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", d, err)
 			return exitUsage
 		}
 	}
 	th := &workload.Threads{}
 	// With --allow-client the daemon runs the client side of tests for
-	// scripts (client=) within its own bounds, proving the same token to
-	// their servers; without, it refuses them naming the flag.
+	// scripts (client=) within its own bounds, proving its token to their
+	// servers; without, it refuses them naming the flag.
 	ag := allow.clientAgent(th, tok, lim)
 	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag, NetperfAnySource: *npAny,
 		Explain: serveadvice.Explain, LogPrefix: "netscript serve: "}) // its refusals and log name the flags that set its bounds
 	defer srv.Close()
-	// netperf's listeners first: once the native one answers (what
-	// scripts and tests wait for), every listener does.
-	for _, a := range npListen {
-		addr, err := srv.ListenNetperf(a)
-		if err != nil {
+	// Every listener and endpoint is bound before any serves: if one
+	// cannot be, none ever did.
+	opened, err := srv.Open(server.Plan{Listen: listen, Netperf: npListen, Data: datas})
+	if err != nil {
+		var oe *server.OpenError
+		switch {
+		case errors.As(err, &oe) && oe.Kind == "netperf":
 			fmt.Fprintf(os.Stderr, "netscript serve: --netperf-listen: %v\n", err)
-			return exitUsage
+		case errors.As(err, &oe) && oe.Kind == "data":
+			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", data[oe.Index], err)
+		default:
+			fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
 		}
-		if !*quiet {
+		return exitUsage
+	}
+	if !*quiet {
+		for _, addr := range opened.Netperf {
 			fmt.Fprintf(os.Stderr, "netscript serve: answering netperf clients on %s, without authentication\n", addr)
 		}
-	}
-	for _, a := range listen {
-		addr, err := srv.Listen(a)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "netscript serve: %v\n", err)
-			return exitUsage
+		access := "no token is set, so anyone who can reach it may use it"
+		if tok != nil {
+			access = "clients must prove they hold the token from " + tokenSource(*tokenFile)
 		}
-		if !*quiet {
-			access := "no token is set, so anyone who can reach it may use it"
-			if tok != nil {
-				access = "clients must prove they hold the token from " + tokenSource(*tokenFile)
-			}
+		for _, addr := range opened.Listen {
 			fmt.Fprintf(os.Stderr, "netscript serve: listening on %s (protocol %d); %s\n", addr, proto.Version, access)
 		}
 	}
 	if n := allow.notice(tok, tokenSource(*tokenFile)); n != "" && (tok == nil || !*quiet) {
 		fmt.Fprintf(os.Stderr, "netscript serve: %s\n", n) // the warning even when quiet
 	}
-	for i, d := range data {
-		cfg := datas[i]
-		addr, err := srv.Data(cfg)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "netscript serve: --data %s: %v\n", d, err)
-			return exitUsage
-		}
-		if !*quiet {
+	if !*quiet {
+		for i, addr := range opened.Data {
 			fmt.Fprintf(os.Stderr, "netscript serve: standing %s endpoint on %s (no control connection: use control=False, data_port=%d)\n",
-				cfg.Workload.Name, addr, addr.Port())
+				datas[i].Workload.Name, addr, addr.Port())
 		}
 	}
 	ch := make(chan os.Signal, 1)
@@ -160,7 +164,7 @@ func serve(args []string) int {
 // serveUsage is `netscript serve -h`: what the daemon lets others do, then
 // its flags.
 func serveUsage(fs *flag.FlagSet) {
-	fmt.Fprintf(fs.Output(), `usage: netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--data ...] [--max-... bounds]
+	fmt.Fprintf(fs.Output(), `usage: netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client] [--data ...] [--max-... bounds]
 
 Serves the other end of tests (netperf's netserver) to anyone who can
 reach it, within the bounds below; with --token-file (or $%s)
@@ -168,10 +172,10 @@ only to clients that prove they hold the token.
 
 It runs the client side of tests for scripts (client=), making this machine
 send traffic for them, only with --allow-client: then only toward netscript
-daemons (each test completes the control handshake with its server before
-any data is sent) and only from this machine's own addresses (local=);
---allow-client=any also runs control=False tests, straight to any address
-and port. Without a token, whoever can reach the daemon may do all of this.
+daemons (each data port shows the test's tag before any data is sent to
+it) and only from this machine's own addresses (local=); never a test with
+no handshake (control=False, a netserver). Without a token, whoever can
+reach the daemon may do this.
 
 `, auth.EnvToken)
 	printServeFlags(fs)
@@ -213,6 +217,14 @@ func parseData(v string) (server.DataConfig, error) {
 	}
 	for _, kv := range strings.Split(opts, ",") {
 		k, val, _ := strings.Cut(kv, "=")
+		if k == "from" {
+			n, err := parseFrom(val)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.From = append(cfg.From, n)
+			continue
+		}
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 {
 			return cfg, fmt.Errorf("%s: want a size in bytes, got %q", k, val)
@@ -225,8 +237,21 @@ func parseData(v string) (server.DataConfig, error) {
 		case "send_size":
 			cfg.SendSize = n
 		default:
-			return cfg, fmt.Errorf("unknown setting %q (request, response, send_size)", k)
+			return cfg, fmt.Errorf("unknown setting %q (request, response, send_size, from)", k)
 		}
 	}
 	return cfg, nil
+}
+
+// parseFrom reads a --data endpoint's from=: a network (198.18.0.0/24) or
+// one address, which is its own network of one.
+func parseFrom(val string) (netip.Prefix, error) {
+	if p, err := netip.ParsePrefix(val); err == nil {
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(val)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("from: want a network (198.18.0.0/24) or an address, got %q", val)
+	}
+	return netip.PrefixFrom(a, a.BitLen()), nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 
 	"netscript/engine/limits"
 )
@@ -25,7 +26,7 @@ func registerLimits(fs *flag.FlagSet, l *limits.Limits) {
 	fs.IntVar(&l.MaxConnRate, "max-conn-rate", l.MaxConnRate, "most connections per second one TCP_CRR test may make")
 	fs.IntVar(&l.MaxPending, "max-pending", l.MaxPending, "most control connections still in their handshake")
 	fs.IntVar(&l.MaxPendingPerClient, "max-pending-per-client", l.MaxPendingPerClient, "most control connections still in their handshake from one client address")
-	fs.IntVar(&l.MaxThreads, "max-threads", l.MaxThreads, "the budget of data-path threads for all tests at once (default: 64 per CPU, at least 128)")
+	fs.IntVar(&l.MaxThreads, "max-threads", l.MaxThreads, fmt.Sprintf("the budget of data-path threads for all tests at once (default: 64 per CPU, at least 128, at most %d)", limits.ThreadCeiling(limits.RuntimeThreads)))
 	fs.DurationVar(&l.HandshakeTimeout, "handshake-timeout", l.HandshakeTimeout, "time a client has from connecting to asking for a test, and for each later step before it starts")
 	fs.Var(&l.DataPorts, "data-ports", "data ports clients may ask for by number, LO-HI")
 }

@@ -45,8 +45,8 @@ var attacks = []attack{
 
 // holder keeps n connections of one attack open against addr: one the
 // daemon closes (its handshake deadline) is dialled again, as an attacker
-// would. They come from many loopback addresses (127.0.1.x), as from many
-// hosts: one address alone holds at most --max-pending-per-client.
+// would. They come from many loopback networks (127.1.x.1), as from many
+// hosts: one network (a /24) alone holds at most --max-pending-per-client.
 type holder struct {
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -58,7 +58,7 @@ func hold(addr string, n int, a attack) *holder {
 	h := &holder{stop: make(chan struct{})}
 	ready := make(chan struct{}, n)
 	for i := 0; i < n; i++ {
-		src := &net.TCPAddr{IP: net.IPv4(127, 0, 1, byte(1+i%250))}
+		src := &net.TCPAddr{IP: net.IPv4(127, 1, byte(i%250), 1)}
 		d := net.Dialer{LocalAddr: src, Timeout: time.Second}
 		h.wg.Go(func() {
 			first := true

@@ -17,8 +17,10 @@ import (
 )
 
 // Agent is a daemon's side of client=: it runs the client side of the
-// tests scripts ask it to run, within the daemon's bounds, toward the
-// servers its Reach allows and only from the machine's own addresses.
+// tests scripts ask it to run, within the daemon's bounds, only toward
+// netscript daemons (each flow's data goes only to an endpoint that showed
+// the test's tag on that very port) and only from the machine's own
+// addresses.
 // Give it to server.Config.Agent (netscript serve --allow-client; without
 // that flag the daemon has Off instead).
 type Agent struct {
@@ -30,9 +32,6 @@ type Agent struct {
 	// Limits bound the tests it runs, as the daemon's bound the tests it
 	// serves; limits.Default() if zero.
 	Limits limits.Limits
-	// Reach is toward which servers it runs tests: Netscript (the zero
-	// value) only toward netscript daemons, Any also with control=False.
-	Reach Reach
 }
 
 var _ server.ClientAgent = (*Agent)(nil)
@@ -117,8 +116,8 @@ func (a *Agent) ServeClient(ctx context.Context, sess *server.Session, payload [
 }
 
 // check checks a test a script asks this daemon to run: it must name its
-// server, not hand the client side on again, go where the daemon's Reach
-// allows (a control connection, unless Any), bind only the machine's own
+// server, not hand the client side on again, go to a netscript daemon (a
+// control connection, not a netserver), bind only the machine's own
 // source addresses, and fit the daemon's bounds.
 // The bounds are the ones a test served here must fit (serve's
 // --max-flows, --max-message, --max-buffer, --max-duration), applied to
@@ -134,7 +133,7 @@ func (a *Agent) check(sp *spec.Spec) error {
 	if err := sp.Validate(); err != nil {
 		return err
 	}
-	if err := a.checkReach(sp); err != nil {
+	if err := checkReach(sp); err != nil {
 		return err
 	}
 	if err := checkSources(sp); err != nil {

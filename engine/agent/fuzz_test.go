@@ -17,9 +17,10 @@ import (
 // FuzzRunClient feeds hostile RunClient payloads to the decoding and the
 // checks a daemon applies before it runs a test's client side for a
 // script: never a panic, and whatever passes names a server, does not hand
-// the client side on, has a control connection (the agent's Reach is
-// Netscript), binds only this machine's own source addresses, and fits the
-// daemon's bounds on duration, flows, message sizes and socket buffers.
+// the client side on, has a netscript control connection (not
+// control=False, not a netserver), binds only this machine's own source
+// addresses, and fits the daemon's bounds on duration, flows, message
+// sizes and socket buffers.
 func FuzzRunClient(f *testing.F) {
 	a := &Agent{}
 	own, err := ownAddrs()
@@ -44,8 +45,8 @@ func FuzzRunClient(f *testing.F) {
 			sp.SendSize > l.MaxMessage || (sp.Workload.Messages && (sp.Request > l.MaxMessage || sp.Response > l.MaxMessage)) {
 			t.Fatalf("accepted %+v", sp)
 		}
-		if sp.NoControl {
-			t.Fatalf("accepted a test with no control connection: %+v", sp)
+		if sp.NoControl || sp.Netserver() {
+			t.Fatalf("accepted a test with no netscript control connection: %+v", sp)
 		}
 		for _, src := range sp.Sources() {
 			ip, err := netip.ParseAddr(src)

@@ -2,8 +2,7 @@
 // client= option): Run is the script's side, which asks the daemon at
 // spec.Client to run the test toward spec.Host and brings the result back;
 // Agent is the daemon's side, which runs it there, only toward netscript
-// daemons (or, with Reach Any, any port) and only from the machine's own
-// source addresses; Off is a daemon's side that refuses. Between them go the
+// daemons and only from the machine's own source addresses; Off is a daemon's side that refuses. Between them go the
 // control protocol's RunClient, ClientReady, Sync, Go, Stop and
 // ClientResult (package proto).
 package agent

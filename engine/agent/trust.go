@@ -11,42 +11,18 @@ import (
 	"netscript/engine/spec"
 )
 
-// Reach says toward which servers an Agent runs the client side of tests
-// for scripts. Running a test's client side for someone makes the daemon a
-// traffic source, a different trust than serving tests, so the daemon's
-// operator chooses it (netscript serve --allow-client).
-type Reach int
-
-const (
-	// Netscript runs a test's client side only toward netscript daemons:
-	// every test needs its control connection, whose handshake (preamble,
-	// version and token exchange) completes before any data is sent, so a
-	// port that is not a netscript daemon gets nothing but the attempt.
-	// It is the zero value (netscript serve --allow-client).
-	Netscript Reach = iota
-	// Any also runs tests with control=False, straight to any address and
-	// port with no handshake (netscript serve --allow-client=any).
-	Any
-)
-
-// String is the value of serve's --allow-client that chooses r.
-func (r Reach) String() string {
-	if r == Any {
-		return "any"
-	}
-	return "netscript"
-}
-
 // ErrNotAllowed is what a daemon whose operator has not allowed it to run
 // the client side of tests (Off) answers a request to run one; the
 // daemon's front end says how to allow it.
 var ErrNotAllowed = errors.New("this daemon does not run the client side of tests for scripts")
 
-// ErrOnlyNetscript is why an Agent whose Reach is Netscript refuses a test
-// without a control connection; the daemon's front end says how to allow
-// it (Any).
-var ErrOnlyNetscript = errors.New("this daemon runs the client side of tests only toward netscript daemons, " +
-	"and a test without a control connection sends straight to a port with no control handshake")
+// ErrOnlyNetscript is why an Agent refuses a test that has no netscript
+// control handshake, control=False or against a netserver: a daemon sends
+// a script's traffic only to an endpoint that showed the test's tag on
+// that very port, which only a netscript daemon's does. Traffic with no
+// handshake goes only where the person running netscript sends it
+// themselves, never on a remote party's say-so, so no flag lifts this.
+var ErrOnlyNetscript = errors.New("this daemon runs the client side of tests only toward netscript daemons, whose every data port shows the test's tag before any data is sent")
 
 // Off is the ClientAgent of a daemon whose operator has not allowed it to
 // run the client side of tests (serve without --allow-client): it refuses
@@ -60,11 +36,15 @@ func (Off) ServeClient(_ context.Context, sess *server.Session, _ []byte) {
 	sess.Refuse(ErrNotAllowed)
 }
 
-// checkReach refuses a test without a control connection unless the
-// daemon may run tests toward any port.
-func (a *Agent) checkReach(sp *spec.Spec) error {
-	if sp.NoControl && a.Reach != Any {
-		return fmt.Errorf("client: %w", ErrOnlyNetscript)
+// checkReach refuses a test with no netscript control handshake: one
+// without a control connection (control=False sends straight to a port),
+// or one against a netserver (whose data ports show no tag).
+func checkReach(sp *spec.Spec) error {
+	switch {
+	case sp.NoControl:
+		return fmt.Errorf("client: %w; control=False sends straight to a port with no handshake", ErrOnlyNetscript)
+	case sp.Netserver():
+		return fmt.Errorf("client: %w; a netserver's do not", ErrOnlyNetscript)
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"netscript/engine/client"
 	"netscript/engine/limits"
 	"netscript/engine/proto"
+	"netscript/engine/proto/manual"
 	"netscript/engine/server"
 	"netscript/engine/sock/socktest"
 	"netscript/engine/spec"
@@ -118,6 +119,7 @@ func (s *tcpSink) received(t *testing.T) int64 {
 type udpSink struct {
 	port  int
 	count atomic.Int64
+	bytes atomic.Int64
 }
 
 func newUDPSink(t *testing.T) *udpSink {
@@ -141,10 +143,12 @@ func newUDPSink(t *testing.T) *udpSink {
 		defer close(done)
 		buf := make([]byte, 1<<16)
 		for {
-			if _, _, err := c.ReadFromUDP(buf); err != nil {
+			n, _, err := c.ReadFromUDP(buf)
+			if err != nil {
 				return
 			}
 			s.count.Add(1)
+			s.bytes.Add(int64(n))
 		}
 	}()
 	return s
@@ -173,48 +177,58 @@ func TestOff(t *testing.T) {
 	}
 }
 
-// TestReach: a daemon allowed to run client sides toward netscript daemons
-// (--allow-client) refuses a test with control=False, which would send
-// straight to any port, before sending anything (the daemon's front end
-// names --allow-client=any); one allowed any (--allow-client=any) runs it.
-func TestReach(t *testing.T) {
+// TestNoHandshakeNoTraffic: a daemon that runs client sides
+// (--allow-client) refuses a test with no netscript handshake, control=False
+// (which would send straight to any port) or against a netserver (whose data
+// ports show no tag), before sending anything, in one line no flag lifts.
+// (--allow-client=any, which let a script aim such a test anywhere, is no
+// more.)
+func TestNoHandshakeNoTraffic(t *testing.T) {
 	th := &workload.Threads{}
-	_, nsOnly := startAgent(t, &agent.Agent{Threads: th})
-	_, any := startAgent(t, &agent.Agent{Threads: th, Reach: agent.Any})
+	_, d := startAgent(t, &agent.Agent{Threads: th})
 	standing := server.New(server.Config{Version: "test", Threads: th})
 	t.Cleanup(func() { standing.Close() })
 	ep, err := standing.Data(server.DataConfig{Workload: spec.TCPRR, Addr: netip.MustParseAddrPort("127.0.0.1:0")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	refusal := "client: " + agent.ErrOnlyNetscript.Error()
 	udp, tcp := newUDPSink(t), newTCPSink(t, nil)
 	for _, c := range []struct {
-		name   string
-		daemon netip.AddrPort
-		w      *spec.Workload
-		port   int
-		want   string // "" if it runs
+		name string
+		w    *spec.Workload
+		port int
+		set  func(*spec.Spec)
+		want string
 	}{
-		{"udp_stream to a UDP port", nsOnly, spec.UDPStream, udp.port, refusal},
-		{"tcp_stream to a TCP port", nsOnly, spec.TCPStream, tcp.port, refusal},
-		{"tcp_rr to a standing endpoint", nsOnly, spec.TCPRR, int(ep.Port()), refusal},
-		{"allowed any: tcp_rr to a standing endpoint", any, spec.TCPRR, int(ep.Port()), ""},
+		{"udp_stream to a UDP port", spec.UDPStream, udp.port, nil, "control=False sends straight to a port with no handshake"},
+		{"tcp_stream to a TCP port", spec.TCPStream, tcp.port, nil, "control=False sends straight to a port with no handshake"},
+		{"tcp_rr to a standing endpoint", spec.TCPRR, int(ep.Port()), nil, "control=False"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := spec.Default(c.w)
-			s.Host, s.NoControl, s.DataPort, s.Duration, s.Client = "127.0.0.1", true, c.port, 300*time.Millisecond, c.daemon.String()
-			res, err := agent.Run(context.Background(), s, client.Options{Threads: th})
-			if c.want == "" {
-				if err != nil || res == nil || res.Transactions == 0 {
-					t.Fatalf("%v, %+v", err, res)
-				}
-				return
+			s.Host, s.NoControl, s.DataPort, s.Duration, s.Client = "127.0.0.1", true, c.port, 300*time.Millisecond, d.String()
+			if c.set != nil {
+				c.set(&s)
 			}
-			if err == nil || !strings.Contains(err.Error(), c.want) {
+			_, err := agent.Run(context.Background(), s, client.Options{Threads: th})
+			if err == nil || !strings.Contains(err.Error(), "client: "+agent.ErrOnlyNetscript.Error()) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want %q", err, c.want)
 			}
 		})
+	}
+	// A netserver test: a script's own side refuses client= with one, so
+	// the request is made by hand, as a hostile script would.
+	ns := spec.Default(spec.UDPStream)
+	ns.Host, ns.Port, ns.Server, ns.Duration = "127.0.0.1", tcp.port, spec.ServerNetserver, 300*time.Millisecond
+	pc, _, err := manual.Login(d.String(), nil, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	pc.Send(proto.TypeRunClient, proto.RunClient{Test: proto.TestSpecFrom(&ns)}, time.Second)
+	if err := pc.Expect(proto.TypeClientReady, &proto.ClientReady{}, 10*time.Second); err == nil ||
+		!strings.Contains(err.Error(), agent.ErrOnlyNetscript.Error()+"; a netserver's do not") {
+		t.Errorf("a netserver test: %v", err)
 	}
 	if n := udp.datagrams(); n != 0 {
 		t.Errorf("the UDP port got %d datagrams", n)
@@ -234,7 +248,7 @@ func TestReach(t *testing.T) {
 // whose token exchange fails gets no test either.
 func TestTargetNotNetscript(t *testing.T) {
 	th := &workload.Threads{}
-	_, a := startAgent(t, &agent.Agent{Threads: th, Reach: agent.Any}) // Any: the handshake is required all the same
+	_, a := startAgent(t, &agent.Agent{Threads: th})
 	tok := auth.Token("correct horse battery staple")
 	guarded := server.New(server.Config{Version: "test", Threads: th, Token: tok})
 	t.Cleanup(func() { guarded.Close() })

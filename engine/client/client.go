@@ -170,18 +170,19 @@ func runOnce(ctx context.Context, s spec.Spec, opt Options, ctrlAddr netip.AddrP
 		return nil, err
 	}
 	defer pc.Close()
-	r := &run{spec: s, opt: opt, pc: pc, ctrl: ctrlAddr, beats: beats, noTCP: opt.noTCP}
-	if key != nil {
-		r.tag = auth.DataTag(key, 0)
-	}
+	r := &run{spec: s, opt: opt, pc: pc, ctrl: ctrlAddr, beats: beats, noTCP: opt.noTCP, key: key}
 	return r.do(ctx)
 }
 
-// Dial opens and handshakes the control connection to addr, and proves tok
-// to the server if it asks for a token (nil: this client has none). It
-// returns the session key of an authenticated session (nil for an open
-// server).
+// Dial opens the control connection to addr and runs its handshake, with
+// tok if this client has one (nil: none): such a client talks only to a
+// server that proves it holds the same token, and one without only to an
+// open server. It returns the session's data key (auth.DataKey), with which
+// the test's flows greet their endpoints.
 func Dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, []byte, error) {
+	// The key is derived (an Argon2id) before connecting, so the server's
+	// handshake bound never waits on this machine's load.
+	secret := auth.NewSecret(tok)
 	d := net.Dialer{Timeout: timeout}
 	c, err := d.DialContext(ctx, "tcp", addr.String())
 	if err != nil {
@@ -208,7 +209,7 @@ func Dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok a
 		c.Close()
 		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
 	}
-	key, err := pc.Authenticate(tok, false, ControlTimeout)
+	key, err := pc.Authenticate(secret, false, ControlTimeout)
 	if err != nil {
 		c.Close()
 		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
@@ -225,7 +226,7 @@ type run struct {
 	ready proto.Ready
 	cpu   cpuRun
 	w     *worker
-	tag   []byte // an authenticated session's data tag; nil for an open server
+	key   []byte // the session's data key (auth.DataKey); nil without a control connection
 	beats bool   // ask the server for heartbeats (Setup.HeartbeatNs)
 
 	remoteCPU      *proto.CPUReport // the server's CPU, from Results
@@ -292,7 +293,7 @@ func (r *run) do(ctx context.Context) (*result.Result, error) {
 		return nil, setupError(err)
 	}
 	lv.beats = r.beats // a server that took the Setup sends them
-	w, err := newWorker(&r.spec, r.ctrl.Addr(), r.ready.DataPort, r.tag)
+	w, err := newWorker(&r.spec, r.ctrl.Addr(), r.ready.DataPort, r.key)
 	if err != nil {
 		return nil, err
 	}

@@ -237,7 +237,7 @@ func openFDs() int {
 // (the server side of a test its client gave up on); the deadline is
 // generous, as a loaded machine may run that late.
 func settle(f func() int, want int) int {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for f() > want && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -43,10 +43,12 @@ func localAddr(s *spec.Spec, i int, remote netip.Addr) (netip.AddrPort, error) {
 
 // newWorker opens every flow's data socket (outside the measured interval)
 // toward host, flow i at s.DataPorts[i] or else at port, and parks the
-// threads that will run the loops once startAt is called. If one flow
-// cannot be set up, nothing is left behind: the sockets opened so far are
-// closed and the parked threads end, and the error names the flow.
-func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, error) {
+// threads that will run the loops once startAt is called. With a session's
+// data key (a test with a control connection) each flow first greets its
+// endpoint and sends nothing more unless it is answered (consent.go). If
+// one flow cannot be set up, nothing is left behind: the sockets opened so
+// far are closed and the parked threads end, and the error names the flow.
+func newWorker(s *spec.Spec, host netip.Addr, port int, key []byte) (*worker, error) {
 	n := s.FlowCount()
 	w := &worker{kind: s.Workload, cpu: s.CPU, begin: make(chan struct{}), done: make(chan struct{}),
 		fine: s.Rate > 0 || n > 1, tcp: readsTCP(s) && !s.Workload.PerTransaction}
@@ -73,7 +75,7 @@ func newWorker(s *spec.Spec, host netip.Addr, port int, tag []byte) (*worker, er
 			return fail(i, err)
 		}
 		f := &flow{index: i, fd: -1, dataPort: dp, ready: make(chan error, 1), done: make(chan struct{})}
-		if err := w.open(s, f, data, local, tag); err != nil {
+		if err := w.open(s, f, data, local, key); err != nil {
 			if f.fd >= 0 {
 				sock.Close(f.fd)
 			}
@@ -119,15 +121,20 @@ func (w *worker) loopOf(s *spec.Spec) workload.Loop {
 
 // open makes flow f's data socket (unless its workload opens a connection
 // per transaction) and its loop, or its mux.Flow.
-func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort, tag []byte) error {
+func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort, key []byte) error {
 	k := s.Workload
 	cf := &datapath.ClientFlow{Spec: s, Loop: w.loopOf(s), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
 	if k.PerTransaction {
 		if err := w.perTransaction(s, f, cf, data, local); err != nil {
 			return err
 		}
+		if key != nil {
+			if err := greetEndpoint(cf.Family, local, cf.Remote, key, s.ConnectTimeout); err != nil {
+				return err
+			}
+		}
 	} else {
-		fd, err := w.connect(s, cf, local, tag)
+		fd, err := w.connect(s, cf, local, key, uint32(f.index))
 		if err != nil {
 			return err
 		}
@@ -159,9 +166,10 @@ func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.Ad
 	return nil
 }
 
-// connect makes a flow's one data socket: a TCP connection (which, in an
-// authenticated session, sends its tag first), or a connected UDP socket.
-func (w *worker) connect(s *spec.Spec, cf *datapath.ClientFlow, local netip.AddrPort, tag []byte) (int, error) {
+// connect makes flow's one data socket: a TCP connection or a connected
+// UDP socket, which with a session's data key has greeted its endpoint and
+// been answered (consent.go).
+func (w *worker) connect(s *spec.Spec, cf *datapath.ClientFlow, local netip.AddrPort, key []byte, flow uint32) (int, error) {
 	typ := unix.SOCK_STREAM
 	if s.Workload.Datagram {
 		typ = unix.SOCK_DGRAM
@@ -180,6 +188,12 @@ func (w *worker) connect(s *spec.Spec, cf *datapath.ClientFlow, local netip.Addr
 			return -1, &sock.OpError{Op: "connect", Addr: cf.Remote.String(), Err: en}
 		}
 		w.granted = sock.Granted(fd)
+		if key != nil {
+			if err := greetDatagrams(fd, key, flow, cf.Remote, s.ConnectTimeout); err != nil {
+				sock.Close(fd)
+				return -1, err
+			}
+		}
 		return fd, nil
 	}
 	// What the kernel granted at creation, as netperf reports it (the
@@ -189,12 +203,12 @@ func (w *worker) connect(s *spec.Spec, cf *datapath.ClientFlow, local netip.Addr
 		sock.Close(fd)
 		return -1, err
 	}
-	if tag != nil {
-		// An authenticated session's data connection proves it belongs
-		// to the session before anything else (outside the interval).
-		if err := sendTag(fd, tag, s.ConnectTimeout); err != nil {
+	if key != nil {
+		// The connection and the endpoint show each other they belong to
+		// the session before anything else (outside the interval).
+		if err := greetConn(fd, key, cf.Remote, s.ConnectTimeout); err != nil {
 			sock.Close(fd)
-			return -1, &sock.OpError{Op: "send data tag", Addr: cf.Remote.String(), Err: err}
+			return -1, err
 		}
 	}
 	return fd, nil
@@ -266,8 +280,8 @@ func localErr(err error, s *spec.Spec) error {
 	return err
 }
 
-// sendTag writes an authenticated session's data tag on a new data
-// connection within timeout.
+// sendTag writes a session's data tag on a new data connection within
+// timeout.
 func sendTag(fd int, tag []byte, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for len(tag) > 0 {

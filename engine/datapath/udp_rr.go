@@ -11,6 +11,6 @@ var udpRR = &Loops{
 		return l, l.Prepare()
 	},
 	Server: func(p *ServerParams) workload.ServerLoop {
-		return &workload.UDPRRServer{FD: p.FD, Response: p.Response, Allowed: p.Allowed, Stop: p.Stop, EndOnEmpty: p.EndOnEmpty}
+		return &workload.UDPRRServer{FD: p.FD, Response: p.Response, Allowed: p.Allowed, Stop: p.Stop, EndOnEmpty: p.EndOnEmpty, Standing: p.Standing}
 	},
 }

@@ -24,16 +24,18 @@ type Limits struct {
 	MaxBuffer         int           // largest socket buffer a client may ask for, bytes
 	MaxFlows          int           // most flows (connections) in one test
 	MaxTests          int           // most tests running at once, in all
-	MaxTestsPerClient int           // most tests running at once from one client address
+	MaxTestsPerClient int           // most tests running at once from one client network (ClientNet)
 	MaxConnRate       int           // most connections per second a TCP_CRR-style test may make
 	MaxPending        int           // most control connections still in their handshake
-	// MaxPendingPerClient is the most of those from one address, so one
-	// host cannot hold them all and lock the others out.
+	// MaxPendingPerClient is the most of those from one client network
+	// (ClientNet), so one host cannot hold them all and lock the others
+	// out.
 	MaxPendingPerClient int
 	// MaxThreads is the daemon's budget of data-path threads, charged when
 	// a test is admitted (its Setup) and returned when it ends; a test that
 	// does not fit is refused. Each thread pins its stack and at most a few
-	// MiB of buffers, so this bounds the daemon's memory too.
+	// MiB of buffers, so this bounds the daemon's memory too, and its OS
+	// threads (OSThreads). At most ThreadCeiling.
 	MaxThreads       int
 	HandshakeTimeout time.Duration // bound on each step before a test starts
 	DataPorts        PortRange     // data ports a client may ask for by number
@@ -60,10 +62,45 @@ func Default() Limits {
 }
 
 // DefaultMaxThreads is the thread budget of a daemon on this machine: 64
-// per CPU, at least 128. A test of many flows is served on a few epoll
-// threads, so this fits every test a lab runs at once, and stays far from
-// the runtime's limit of 10,000 threads.
-func DefaultMaxThreads() int { return max(128, 64*runtime.NumCPU()) }
+// per CPU, at least 128, and never past ThreadCeiling. A test of many
+// flows is served on a few epoll threads, so this fits every test a lab
+// runs at once.
+func DefaultMaxThreads() int {
+	return min(max(128, 64*runtime.NumCPU()), ThreadCeiling(RuntimeThreads))
+}
+
+// RuntimeThreads is the most OS threads a daemon's Go runtime may make:
+// netscript serve sets it (debug.SetMaxThreads), and a process that goes
+// past it dies ("thread exhaustion"). It is the runtime's own default,
+// set explicitly so that the ceiling of the budget is derived from the
+// value in force.
+const RuntimeThreads = 10000
+
+// The OS threads of a daemon whose data-path threads are n at most:
+//
+//   - n threads locked to their data paths;
+//   - as many again at most: each data-path thread holds a scheduler slot
+//     while it blocks in a raw system call (GOMAXPROCS follows them,
+//     workload.Threads), and when the runtime's monitor preempts it the
+//     slot passes to another thread for a while, which the runtime keeps
+//     afterwards (docs/benchmarks.md, The Go floor);
+//   - a constant: the runtime's own (the monitor, the template thread, the
+//     one parked in the network poller, the threads of the scheduler's
+//     spare slots and of system calls the control paths make), 7 when
+//     idle; ThreadOverhead bounds it. Measured (cmd/netscript:
+//     TestThreadBudgetHoldsOnAnyHost): 2,304 data-path threads held by an
+//     attack made 2,400 to 3,300 OS threads, under 2 x 2,304 + 64.
+//
+// OSThreads(n) is that bound.
+func OSThreads(n int) int { return 2*max(n, runtime.NumCPU()) + ThreadOverhead }
+
+// ThreadOverhead is the constant of OSThreads.
+const ThreadOverhead = 64
+
+// ThreadCeiling is the largest budget whose OS threads (OSThreads) stay
+// within half of runtimeMax, so that no budget can bring the runtime near
+// its limit: 2,468 for RuntimeThreads. --max-threads beyond it is refused.
+func ThreadCeiling(runtimeMax int) int { return (runtimeMax/2 - ThreadOverhead) / 2 }
 
 // Validate checks the operator's values; its error is an *Invalid.
 func (l *Limits) Validate() error {
@@ -84,6 +121,10 @@ func (l *Limits) Validate() error {
 	}
 	if l.MaxFrame < 1024 {
 		return &Invalid{Bound: "max-frame", Want: "must be at least 1024 bytes"}
+	}
+	if c := ThreadCeiling(RuntimeThreads); l.MaxThreads > c {
+		return &Invalid{Bound: "max-threads", Want: fmt.Sprintf("must be at most %d: each data-path thread may take two OS threads, "+
+			"and the Go runtime ends the daemon at %d (the ceiling keeps the budget's threads under half of that)", c, RuntimeThreads)}
 	}
 	return nil
 }
@@ -164,19 +205,43 @@ func (l *Limits) Port(port int) error {
 	return nil
 }
 
-// Admission counts running tests in all and per client address and
-// refuses new ones beyond the limits. Its zero value is not usable; make
-// one with NewAdmission.
+// Admission counts running tests in all and per client network
+// (ClientNet) and refuses new ones beyond the limits. Its zero value is
+// not usable; make one with NewAdmission.
 type Admission struct {
 	mu        sync.Mutex
 	total     int
-	perClient map[netip.Addr]int
+	perClient map[netip.Prefix]int
 	max, per  int
+}
+
+// Per-client bounds (--max-tests-per-client, --max-pending-per-client)
+// count a client by its network, not its exact address: one host commonly
+// holds a whole IPv4 /24 or IPv6 /64 (a subnet of its own, SLAAC privacy
+// addresses, 127.0.0.0/8), and counting exact addresses would let it take
+// every slot with as many addresses.
+const (
+	ClientNet4 = 24
+	ClientNet6 = 64
+)
+
+// ClientNet is the network a client address is counted under.
+func ClientNet(a netip.Addr) netip.Prefix {
+	a = a.Unmap().WithZone("")
+	bits := ClientNet6
+	if a.Is4() {
+		bits = ClientNet4
+	}
+	p, err := a.Prefix(bits)
+	if err != nil {
+		return netip.Prefix{} // the zero address: all such count together
+	}
+	return p
 }
 
 // NewAdmission enforces l's concurrency bounds.
 func NewAdmission(l Limits) *Admission {
-	return &Admission{perClient: map[netip.Addr]int{}, max: l.MaxTests, per: l.MaxTestsPerClient}
+	return &Admission{perClient: map[netip.Prefix]int{}, max: l.MaxTests, per: l.MaxTestsPerClient}
 }
 
 // Busy is a refusal because too many tests (or connections) run; Bound
@@ -190,15 +255,16 @@ func (e *Busy) Error() string { return e.Msg }
 
 // Admit takes a slot for a test from client; the returned function gives
 // it back (call it exactly once).
-func (a *Admission) Admit(client netip.Addr) (release func(), err error) {
-	client = client.Unmap()
+func (a *Admission) Admit(addr netip.Addr) (release func(), err error) {
+	client := ClientNet(addr)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.total >= a.max {
 		return nil, &Busy{Msg: fmt.Sprintf("server busy: %d tests are running, the limit is %d", a.total, a.max), Bound: "max-tests"}
 	}
 	if a.perClient[client] >= a.per {
-		return nil, &Busy{Msg: fmt.Sprintf("server busy for %s: %d of its tests are running, the limit per client is %d", client, a.perClient[client], a.per), Bound: "max-tests-per-client"}
+		return nil, &Busy{Msg: fmt.Sprintf("server busy for %s: %d tests of its network %s are running, the limit per client network is %d",
+			addr.Unmap(), a.perClient[client], client, a.per), Bound: "max-tests-per-client"}
 	}
 	a.total++
 	a.perClient[client]++

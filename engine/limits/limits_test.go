@@ -13,7 +13,7 @@ func TestAdmission(t *testing.T) {
 	l := Default()
 	l.MaxTests, l.MaxTestsPerClient = 3, 2
 	a := NewAdmission(l)
-	c1, c2 := netip.MustParseAddr("198.18.0.1"), netip.MustParseAddr("198.18.0.2")
+	c1, c2 := netip.MustParseAddr("198.18.0.1"), netip.MustParseAddr("198.18.1.2")
 	r1, err := a.Admit(c1)
 	if err != nil {
 		t.Fatal(err)
@@ -23,14 +23,19 @@ func TestAdmission(t *testing.T) {
 		t.Fatal(err)
 	}
 	var busy *Busy
-	if _, err := a.Admit(c1); !errors.As(err, &busy) || busy.BoundName() != "max-tests-per-client" || !strings.Contains(err.Error(), "the limit per client is 2") {
+	if _, err := a.Admit(c1); !errors.As(err, &busy) || busy.BoundName() != "max-tests-per-client" || !strings.Contains(err.Error(), "the limit per client network is 2") {
 		t.Fatalf("third test from one client: %v", err)
+	}
+	// Another address of its /24 is the same client.
+	if _, err := a.Admit(netip.MustParseAddr("198.18.0.77")); !errors.As(err, &busy) ||
+		err.Error() != "server busy for 198.18.0.77: 2 tests of its network 198.18.0.0/24 are running, the limit per client network is 2" {
+		t.Fatalf("another address of its network: %v", err)
 	}
 	r3, err := a.Admit(c2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Admit(netip.MustParseAddr("198.18.0.3")); !errors.As(err, &busy) || busy.BoundName() != "max-tests" || !strings.HasSuffix(err.Error(), "the limit is 3") {
+	if _, err := a.Admit(netip.MustParseAddr("198.18.2.3")); !errors.As(err, &busy) || busy.BoundName() != "max-tests" || !strings.HasSuffix(err.Error(), "the limit is 3") {
 		t.Fatalf("fourth test in all: %v", err)
 	}
 	r1()
@@ -151,5 +156,45 @@ func TestConnRate(t *testing.T) {
 	var b Bounded
 	if err.Error() != want || !errors.As(err, &b) || b.BoundName() != "max-conn-rate" {
 		t.Fatalf("got %q", err)
+	}
+}
+
+// TestThreadCeiling: the ceiling keeps the budget's OS threads under half
+// the runtime's limit; the default never passes it; a budget beyond it is
+// refused naming the bound and the ceiling.
+func TestThreadCeiling(t *testing.T) {
+	c := ThreadCeiling(RuntimeThreads)
+	if c != 2468 || OSThreads(c) > RuntimeThreads/2 || OSThreads(c+1) <= RuntimeThreads/2 {
+		t.Fatalf("ceiling %d: its threads %d, the next's %d, half the limit %d", c, OSThreads(c), OSThreads(c+1), RuntimeThreads/2)
+	}
+	if d := Default(); d.MaxThreads > c || d.MaxThreads < 128 {
+		t.Fatalf("default budget %d", d.MaxThreads)
+	}
+	l := Default()
+	l.MaxThreads = c
+	if err := l.Validate(); err != nil {
+		t.Fatalf("the ceiling itself: %v", err)
+	}
+	l.MaxThreads = c + 1
+	var inv *Invalid
+	if err := l.Validate(); !errors.As(err, &inv) || inv.Bound != "max-threads" || !strings.Contains(err.Error(), "must be at most 2468") {
+		t.Fatalf("beyond the ceiling: %v", err)
+	}
+}
+
+// TestClientNet: IPv4 clients count by /24, IPv6 ones by /64, a mapped
+// address as its IPv4 one.
+func TestClientNet(t *testing.T) {
+	for in, want := range map[string]string{
+		"198.18.7.9":        "198.18.7.0/24",
+		"::ffff:198.18.7.9": "198.18.7.0/24",
+		"2001:2::1:2:3:4":   "2001:2::/64",
+		"2001:2:0:5:6::7":   "2001:2:0:5::/64",
+		"127.0.1.200":       "127.0.1.0/24",
+		"fe80::1%eth0":      "fe80::/64",
+	} {
+		if got := ClientNet(netip.MustParseAddr(in)).String(); got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
 	}
 }

@@ -6,15 +6,25 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"time"
+
+	"github.com/flynn/noise"
 )
 
-// Conn is one control connection with framing, bounds and deadlines.
+// Conn is one control connection with framing, bounds and deadlines. Once
+// Authenticate has agreed the session's keys, every frame is encrypted
+// and authenticated (sealed.go).
 type Conn struct {
 	c        net.Conn
-	MaxFrame int // the largest payload accepted; DefaultMaxFrame if 0
-	wbuf     []byte
+	MaxFrame int    // the largest payload accepted; DefaultMaxFrame if 0
 	partial  []byte // what Recv read of a frame before its deadline cut it short (resume.go)
+
+	wmu  sync.Mutex // one Send at a time: each takes the next nonce
+	wbuf []byte
+	sbuf []byte             // a sealed frame being written
+	out  *noise.CipherState // this side's key, once agreed
+	in   *noise.CipherState // the peer's
 }
 
 // NewConn wraps an established connection. Call Handshake before anything
@@ -62,13 +72,55 @@ func (c *Conn) Handshake(timeout time.Duration, isServer bool) error {
 
 // Send writes one message within timeout.
 func (c *Conn) Send(t Type, v any, timeout time.Duration) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
 	b, err := AppendFrame(c.wbuf[:0], t, v)
 	if err != nil {
 		return err
 	}
 	c.wbuf = b
+	if c.out != nil {
+		if b, err = c.seal(b); err != nil {
+			return fmt.Errorf("send %s: %w", t, err)
+		}
+	}
 	c.c.SetWriteDeadline(time.Now().Add(timeout))
 	if _, err := c.c.Write(b); err != nil {
+		return fmt.Errorf("send %s: %w", t, err)
+	}
+	return nil
+}
+
+// SendPayload writes one message of type t whose payload is p as it is
+// (sealed once the handshake is done): for tests and fuzzers that play a
+// peer sending malformed payloads.
+func (c *Conn) SendPayload(t Type, p []byte, timeout time.Duration) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	b := append(appendHeader(c.wbuf[:0], t, len(p)), p...)
+	c.wbuf = b
+	if c.out != nil {
+		var err error
+		if b, err = c.seal(b); err != nil {
+			return fmt.Errorf("send %s: %w", t, err)
+		}
+	}
+	c.c.SetWriteDeadline(time.Now().Add(timeout))
+	if _, err := c.c.Write(b); err != nil {
+		return fmt.Errorf("send %s: %w", t, err)
+	}
+	return nil
+}
+
+// sendRaw writes one frame of type t with a binary payload, in clear (the
+// handshake's messages).
+func (c *Conn) sendRaw(t Type, p []byte, timeout time.Duration) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	b := appendHeader(c.wbuf[:0], t, len(p))
+	c.wbuf = append(b, p...)
+	c.c.SetWriteDeadline(time.Now().Add(timeout))
+	if _, err := c.c.Write(c.wbuf); err != nil {
 		return fmt.Errorf("send %s: %w", t, err)
 	}
 	return nil
@@ -110,13 +162,7 @@ func (e *UnexpectedError) Error() string {
 func (c *Conn) Expect(want Type, v any, timeout time.Duration) error {
 	t, p, err := c.Recv(timeout)
 	if err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return fmt.Errorf("no %s message within %v", want, timeout)
-		}
-		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("the peer closed the control connection while this side waited for %s", want)
-		}
-		return err
+		return expectErr(want, timeout, err)
 	}
 	if t == TypeError {
 		var e Error
@@ -129,4 +175,15 @@ func (c *Conn) Expect(want Type, v any, timeout time.Duration) error {
 		return &UnexpectedError{Want: want, Got: t}
 	}
 	return Decode(t, p, v)
+}
+
+// expectErr words a failed read of the message want.
+func expectErr(want Type, timeout time.Duration, err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("no %s message within %v", want, timeout)
+	}
+	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("the peer closed the control connection while this side waited for %s", want)
+	}
+	return err
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"netscript/engine/auth"
 )
 
 var writeCorpus = flag.Bool("write-corpus", false, "write the seed corpora of testdata/fuzz from the tables of corpus_test.go")
@@ -82,9 +84,7 @@ func TestCorpus(t *testing.T) {
 		"stop":              {frameOf(TypeStop, Stop{})},
 		"results":           {frameOf(TypeResults, Results{Transactions: 9, Errors: map[string]uint64{"ECONNRESET": 1}, Peers: []Peer{{"::1", 2}}})},
 		"error":             {frameOf(TypeError, Error{Message: "no"})},
-		"challenge":         {frameOf(TypeChallenge, Challenge{Nonce: nonceA})},
-		"auth":              {frameOf(TypeAuth, Auth{Nonce: nonceB, MAC: nonceA})},
-		"proof":             {frameOf(TypeProof, Proof{MAC: nonceB})},
+		"hello":             {rawFrame(TypeHello, append([]byte{modeToken}, nonceA...))},
 		"length_4GiB":       {append(huge, byte(TypeSetup))},
 		"zero_length":       {[]byte{0, 0, 0, 0, 2}},
 		"unknown_type":      {[]byte{0, 0, 0, 1, 200}},
@@ -110,11 +110,6 @@ func TestCorpus(t *testing.T) {
 		"stop":              dec(TypeStop, `{}`),
 		"results":           dec(TypeResults, `{"transactions":1,"errors":{"EPIPE":2},"peers":[{"addr":"::1","count":2}],"cpu":{"util":1.5,"ncpu":2},"affinity":[0,1]}`),
 		"error":             dec(TypeError, `{"message":"server busy"}`),
-		"challenge":         dec(TypeChallenge, `{"nonce":"paWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaU="}`),
-		"challenge_open":    dec(TypeChallenge, `{}`),
-		"auth":              dec(TypeAuth, `{"nonce":"WlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlo=","mac":"paWl"}`),
-		"proof":             dec(TypeProof, `{"mac":"paWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaU="}`),
-		"bad_base64":        dec(TypeAuth, `{"nonce":"!!!","mac":null}`),
 		"trailing":          dec(TypeStop, `{} {}`),
 		"wrong_type":        dec(TypeSetup, `{"request":"five"}`),
 		"huge_number":       dec(TypeSetup, `{"request":1e400}`),
@@ -147,24 +142,38 @@ func TestCorpus(t *testing.T) {
 		"spec_null":         rc(`{"spec":null}`),
 		"lower_case_keys":   rc(`{"spec":{"workload":1,"family":1}}`),
 	})
-	checkCorpus(t, "FuzzAuthServer", map[string][]any{
-		"auth":           {frameOf(TypeAuth, Auth{Nonce: nonceB, MAC: nonceA})},
-		"no_token":       {frameOf(TypeError, Error{Message: "this client has no token"})},
-		"setup_first":    {setup},
-		"short_nonce":    {frameOf(TypeAuth, Auth{Nonce: nonceB[:4], MAC: nonceA})},
-		"empty_auth":     {frameOf(TypeAuth, struct{}{})},
-		"length_4GiB":    {append(huge, byte(TypeAuth))},
-		"nothing":        {[]byte{}},
-		"truncated_auth": {frameOf(TypeAuth, Auth{Nonce: nonceB, MAC: nonceA})[:20]},
+	hello := func(mode byte, tok auth.Token) []byte {
+		hs, _ := handshakeState(auth.NewSecret(tok), mode, true)
+		m, _, _, _ := hs.WriteMessage([]byte{mode}, nil)
+		return rawFrame(TypeHello, m)
+	}
+	sealedShape := []byte{0, 0, 0, 20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}
+	checkCorpus(t, "FuzzHandshakeServer", map[string][]any{
+		"hello_token":       {hello(modeToken, fuzzToken)},
+		"hello_token_setup": {cat(hello(modeToken, fuzzToken), setup)},
+		"hello_token_shape": {cat(hello(modeToken, fuzzToken), sealedShape)},
+		"hello_other_token": {hello(modeToken, auth.Token("correct horse battery stapler"))},
+		"hello_open":        {hello(modeOpen, nil)},
+		"hello_mode_9":      {rawFrame(TypeHello, append([]byte{9}, nonceA...))},
+		"hello_empty":       {rawFrame(TypeHello, nil)},
+		"hello_long":        {rawFrame(TypeHello, bytes.Repeat(nonceA, 3))},
+		"error_first":       {frameOf(TypeError, Error{Message: "gave up"})},
+		"setup_first":       {setup},
+		"length_4GiB":       {append(huge, byte(TypeHello))},
+		"nothing":           {[]byte{}},
 	})
-	checkCorpus(t, "FuzzAuthClient", map[string][]any{
-		"open":              {frameOf(TypeChallenge, Challenge{})},
-		"challenge_proof":   {cat(frameOf(TypeChallenge, Challenge{Nonce: nonceA}), frameOf(TypeProof, Proof{MAC: nonceB}))},
-		"challenge_refused": {cat(frameOf(TypeChallenge, Challenge{Nonce: nonceA}), frameOf(TypeError, Error{Message: "authentication failed"}))},
-		"challenge_only":    {frameOf(TypeChallenge, Challenge{Nonce: nonceA})},
-		"busy":              {frameOf(TypeError, Error{Message: "server busy"})},
-		"short_nonce":       {frameOf(TypeChallenge, Challenge{Nonce: nonceA[:5]})},
-		"proof_first":       {frameOf(TypeProof, Proof{MAC: nonceB})},
-		"ready_first":       {frameOf(TypeReady, Ready{DataPort: 1})},
+	checkCorpus(t, "FuzzHandshakeClient", map[string][]any{
+		"welcome":         {rawFrame(TypeWelcome, append(nonceA, nonceB[:16]...))},
+		"welcome_short":   {rawFrame(TypeWelcome, nonceA[:8])},
+		"token_required":  {frameOf(TypeError, Error{Message: tokenRequired})},
+		"server_open":     {frameOf(TypeError, Error{Message: serverWantsNone})},
+		"refused":         {frameOf(TypeError, Error{Message: refusal})},
+		"busy":            {frameOf(TypeError, Error{Message: "server busy"})},
+		"ready_first":     {frameOf(TypeReady, Ready{DataPort: 1})},
+		"welcome_sealed":  {cat(rawFrame(TypeWelcome, append(nonceA, nonceB[:16]...)), sealedShape)},
+		"hello_reflected": {hello(modeToken, fuzzToken)},
 	})
 }
+
+// rawFrame is a frame in clear with a binary payload (the handshake's).
+func rawFrame(t Type, p []byte) []byte { return append(appendHeader(nil, t, len(p)), p...) }

@@ -5,19 +5,19 @@
 // A control connection opens with a fixed preamble in each direction: the
 // eight bytes "NETSCRPT" and a 16-bit protocol version. After it, both sides
 // exchange frames: a 32-bit big-endian length, a one-byte message type, and
-// a JSON payload of at most the negotiated maximum size. The server speaks
-// first with a Challenge; a server that holds a token puts a nonce in it,
-// and the two ends prove to each other that they hold the token without
-// sending it (auth.go; an open server's Challenge is empty and the client
-// goes straight on). One control connection then carries exactly one test:
+// a payload of at most the negotiated maximum size. The client speaks
+// first with a Hello, the first message of a Noise handshake (NN, or
+// NNpsk0 with a key of the token: auth.go), and the server answers with
+// a Welcome; from then on every frame is sealed with the keys they agreed
+// (sealed.go), its type and JSON payload inside. One control connection
+// then carries exactly one test:
 //
 //	client                      server
-//	                     ◀──   Challenge (nonce, if a token is set)
-//	Auth (nonce, proof)  ──▶                 (only with a token)
-//	                     ◀──   Proof         (only with a token)
-//	Setup (parameters)   ──▶
+//	Hello (mode, e)      ──▶
+//	                     ◀──   Welcome (e, ee)
+//	Setup (parameters)   ──▶                 (sealed from here on)
 //	                     ◀──   Ready (data port, granted buffers)
-//	(data connections are made)
+//	(every flow greets its endpoint: auth.ConnHello, auth.Greeting)
 //	Start                ──▶
 //	                     ◀──   Started
 //	(the measured interval;
@@ -38,7 +38,8 @@
 // (with Setup.CPUUtil) and the CPUs its data-path thread ran on.
 //
 // Either side may send Error instead of its next message; the connection
-// then ends. Every decoder here treats its input as hostile: sizes are
+// then ends. An Error before the handshake has agreed keys (a refusal,
+// another version, a busy server) is in clear. Every decoder here treats its input as hostile: sizes are
 // bounded before anything is allocated and malformed input is an error.
 //
 // # The wire schema
@@ -55,6 +56,9 @@
 // to the same bytes. ClientResult.Result, a result.Result's JSON, is
 // decoded as strictly by its reader (engine/agent), so a field added to
 // result.Result is a change of the schema like any other.
+//
+// Version 4 changed only what comes before Setup (the handshake) and how
+// frames are carried (sealed); the messages are version 3's schema.
 //
 // Changing the schema is a protocol version change: adding, renaming or
 // removing a field, changing its type, unit or meaning, or a code's

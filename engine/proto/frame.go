@@ -11,10 +11,15 @@ import (
 )
 
 // Version is the protocol version this build speaks. Version 3 added the
-// Challenge that opens every conversation and the token exchange. A change
-// to the wire schema (doc.go) is a new version: bump it and say here what
-// changed and why.
-const Version = 3
+// Challenge that opens every conversation and the token exchange. Version
+// 4 replaced that exchange, which a host in the middle could relay and
+// whose later frames nothing protected, with a Noise handshake (auth.go)
+// after which every frame is sealed (sealed.go), and data tags that both
+// ends show before any data moves (auth.ConnHello, auth.Hello); the
+// messages after the handshake are version 3's. A change to the wire
+// schema (doc.go) is a new version: bump it and say here what changed and
+// why.
+const Version = 4
 
 // Magic opens every control connection in both directions.
 const Magic = "NETSCRPT"
@@ -42,17 +47,15 @@ const (
 	// a test whose Setup asked for heartbeats (Setup.HeartbeatNs).
 	TypeHeartbeat Type = 13
 
-	// The authentication exchange (auth.go) takes numbers from 16 up, so
-	// the test messages can grow below it.
-	TypeChallenge Type = 16 // server → client, right after the preamble
-	TypeAuth      Type = 17 // client → server: its nonce and proof
-	TypeProof     Type = 18 // server → client: the server's proof
+	// The handshake (auth.go) takes numbers from 16 up, so the test
+	// messages can grow below it; 16 to 18 were version 3's token
+	// exchange and are not reused.
 )
 
 var typeNames = map[Type]string{
 	TypeError: "Error", TypeSetup: "Setup", TypeReady: "Ready", TypeStart: "Start",
 	TypeStarted: "Started", TypeStop: "Stop", TypeResults: "Results",
-	TypeChallenge: "Challenge", TypeAuth: "Auth", TypeProof: "Proof",
+	TypeHello: "Hello", TypeWelcome: "Welcome",
 	TypeRunClient:    "RunClient",
 	TypeClientReady:  "ClientReady",
 	TypeSync:         "Sync",
@@ -158,15 +161,21 @@ func readFrame(r io.Reader, max int) (Type, []byte, []byte, error) {
 // it has arrived.
 const eagerPayload = 4096
 
-// AppendFrame appends a frame of type t carrying the JSON encoding of v.
+// AppendFrame appends a frame of type t carrying the JSON encoding of v,
+// in clear (a Conn seals it once the handshake is done).
 func AppendFrame(b []byte, t Type, v any) ([]byte, error) {
 	p, err := json.Marshal(v)
 	if err != nil {
 		return b, fmt.Errorf("encode %s: %w", t, err)
 	}
-	b = binary.BigEndian.AppendUint32(b, uint32(len(p)+1))
-	b = append(b, byte(t))
-	return append(b, p...), nil
+	return append(appendHeader(b, t, len(p)), p...), nil
+}
+
+// appendHeader appends the header of a frame in clear: the length of the
+// type and the payload, and the type.
+func appendHeader(b []byte, t Type, payload int) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(payload+1))
+	return append(b, byte(t))
 }
 
 // Decode parses a payload of type t into v, which must be the message struct

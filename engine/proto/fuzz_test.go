@@ -31,12 +31,6 @@ func messageFor(t Type) any {
 		return &Stop{}
 	case TypeResults:
 		return &Results{}
-	case TypeChallenge:
-		return &Challenge{}
-	case TypeAuth:
-		return &Auth{}
-	case TypeProof:
-		return &Proof{}
 	case TypeRunClient:
 		return &RunClient{}
 	case TypeClientReady:
@@ -151,42 +145,41 @@ func FuzzTestSpec(f *testing.F) {
 
 var fuzzToken = auth.Token("correct horse battery staple")
 
-// FuzzAuthServer plays arbitrary client frames against the server side of
-// the token exchange: never a panic, and never a session without the
-// token (the server's nonce is new each time, so no input can hold a
-// valid proof).
-func FuzzAuthServer(f *testing.F) {
+// FuzzHandshakeServer plays arbitrary client bytes, after the preamble,
+// against the server side of the handshake of a daemon with a token, and
+// then reads a request: never a panic, and never a request. A Hello can
+// pass (a recorded one, replayed), but what follows it can open only with
+// keys that the Hello's sender alone has.
+func FuzzHandshakeServer(f *testing.F) {
+	sec := auth.NewSecret(fuzzToken) // once: a daemon derives it at start
 	f.Fuzz(func(t *testing.T, in []byte) {
 		c := NewConn(prototest.NewScript(in))
 		c.MaxFrame = 4096
-		key, err := c.Authenticate(fuzzToken, true, time.Second)
-		if err == nil || key != nil {
-			t.Fatalf("the exchange succeeded on %q", in)
+		key, err := c.Authenticate(sec, true, time.Second)
+		if err != nil {
+			if key != nil {
+				t.Fatalf("a key with an error on %q", in)
+			}
+			return
+		}
+		if typ, p, err := c.Recv(time.Second); err == nil {
+			t.Fatalf("a request (%s %q) went through after %q", typ, p, in)
 		}
 	})
 }
 
-// FuzzAuthClient plays arbitrary server frames against the client side:
-// never a panic; a client with a token never goes on without the server's
-// proof, and one without a token goes on only with an open server.
-func FuzzAuthClient(f *testing.F) {
+// FuzzHandshakeClient plays arbitrary server bytes against the client
+// side, with a token and without: never a panic, and never a session (a
+// server's Welcome answers the client's own fresh ephemeral key, which no
+// input can know).
+func FuzzHandshakeClient(f *testing.F) {
+	secrets := []auth.Secret{auth.NewSecret(fuzzToken), {}}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		c := NewConn(prototest.NewScript(in))
-		c.MaxFrame = 4096
-		if key, err := c.Authenticate(fuzzToken, false, time.Second); err == nil || key != nil {
-			t.Fatalf("a client with a token went on after %q", in)
-		}
-		c = NewConn(prototest.NewScript(in))
-		c.MaxFrame = 4096
-		key, err := c.Authenticate(nil, false, time.Second)
-		if key != nil {
-			t.Fatalf("a client without a token got a key from %q", in)
-		}
-		if err == nil {
-			typ, p, _ := ReadFrame(bytes.NewReader(in), 4096)
-			var ch Challenge
-			if typ != TypeChallenge || Decode(typ, p, &ch) != nil || len(ch.Nonce) != 0 {
-				t.Fatalf("a client without a token went on after %q", in)
+		for _, sec := range secrets {
+			c := NewConn(prototest.NewScript(in))
+			c.MaxFrame = 4096
+			if key, err := c.Authenticate(sec, false, time.Second); err == nil || key != nil {
+				t.Fatalf("a client (token %v) went on after %q", sec.Set(), in)
 			}
 		}
 	})
@@ -194,3 +187,57 @@ func FuzzAuthClient(f *testing.F) {
 
 // must is v, for an encoding that cannot fail.
 func must(v []byte, _ error) []byte { return v }
+
+// FuzzSealedFrame changes the bytes of a genuine sealed frame of a session
+// that completed the handshake (XOR with the input, repeated over the
+// frame; an input of zeros changes nothing) and reads them on the far end:
+// never a panic, a changed frame never opens, and the genuine frame sent
+// next still does (a failed frame does not spend the session's nonce).
+// A second pass reads the input itself as the stream: it never opens.
+func FuzzSealedFrame(f *testing.F) {
+	s, c, _, _, _, serr, cerr := exchange(f, fuzzToken, fuzzToken)
+	if serr != nil || cerr != nil {
+		f.Fatal(serr, cerr)
+	}
+	rec := &recorder{Conn: nopWrite{}}
+	c.c = rec
+	next := func() []byte { // the client's next sealed frame
+		rec.out.Reset()
+		if err := c.Send(TypeStop, Stop{}, time.Second); err != nil {
+			f.Fatal(err)
+		}
+		return append([]byte(nil), rec.out.Bytes()...)
+	}
+	open := func(b []byte) error {
+		_, _, _, err := s.readSealed(bytes.NewReader(b), 4096)
+		return err
+	}
+	f.Add([]byte{})
+	f.Add([]byte{0, 0, 0, 1})
+	f.Add([]byte{0xff})
+	f.Add(make([]byte, 40))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		frame := next()
+		changed := append([]byte(nil), frame...)
+		if len(in) > 0 {
+			for i := range changed {
+				changed[i] ^= in[i%len(in)]
+			}
+		}
+		if bytes.Equal(changed, frame) {
+			if err := open(frame); err != nil {
+				t.Fatalf("the genuine frame: %v", err)
+			}
+			return
+		}
+		if err := open(changed); err == nil {
+			t.Fatalf("a frame changed by %x opened", in)
+		}
+		if err := open(frame); err != nil {
+			t.Fatalf("the genuine frame after one changed by %x: %v", in, err)
+		}
+		if err := open(in); err == nil {
+			t.Fatalf("%x opened as a frame", in)
+		}
+	})
+}

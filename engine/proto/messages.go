@@ -34,10 +34,11 @@ type Setup struct {
 	// serving the flows sent to it, and DataPort is unused.
 	DataPorts []int `json:"data_ports,omitempty"`
 	// Sources are the source addresses the client's data will come from
-	// besides its control connection's (the `local` addresses). With an
-	// authenticated session the server takes TCP_CRR connections and UDP
-	// datagrams only from these; TCP data connections prove themselves
-	// with a tag instead (auth.DataTag).
+	// besides its control connection's (the `local` addresses). The server
+	// takes TCP_CRR connections only from these and the control
+	// connection's; TCP data connections prove themselves with a tag
+	// instead (auth.ConnHello), and UDP flows by their greeting
+	// (auth.Greeting).
 	Sources []string `json:"sources,omitempty"`
 	// HeartbeatNs, if set, asks the server for a Heartbeat every this
 	// many nanoseconds during the measured interval (from Started until

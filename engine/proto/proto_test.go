@@ -64,7 +64,7 @@ func TestDecode(t *testing.T) {
 
 // pair returns the two ends of a loopback TCP connection (net.Pipe does not
 // buffer, and both ends of a handshake write before they read).
-func pair(t *testing.T) (net.Conn, net.Conn) {
+func pair(t testing.TB) (net.Conn, net.Conn) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

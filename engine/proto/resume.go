@@ -22,7 +22,14 @@ func (c *Conn) readFrame() (Type, []byte, error) {
 	if len(c.partial) > 0 {
 		r = io.MultiReader(bytes.NewReader(c.partial), c.c)
 	}
-	t, p, part, err := readFrame(r, c.max())
+	var t Type
+	var p, part []byte
+	var err error
+	if c.in != nil {
+		t, p, part, err = c.readSealed(r, c.max())
+	} else {
+		t, p, part, err = readFrame(r, c.max())
+	}
 	c.partial = nil
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 		c.partial = part

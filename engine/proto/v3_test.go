@@ -114,13 +114,7 @@ func TestRecordedV3(t *testing.T) {
 		}
 	}
 	cases := map[string]any{ // case → func(*testing.T, *<message type>)
-		"Challenge.TCP_RR":       func(t *testing.T, m *Challenge) { want(t, len(m.Nonce), 32) },
-		"Challenge.auth_refused": func(t *testing.T, m *Challenge) { want(t, len(m.Nonce), 32) },
-		"Challenge.open":         func(t *testing.T, m *Challenge) { want(t, m.Nonce, []byte(nil)) },
-		"Auth.TCP_RR":            func(t *testing.T, m *Auth) { want(t, [2]int{len(m.Nonce), len(m.MAC)}, [2]int{32, 32}) },
-		"Auth.auth_refused":      func(t *testing.T, m *Auth) { want(t, [2]int{len(m.Nonce), len(m.MAC)}, [2]int{32, 32}) },
-		"Proof.TCP_RR":           func(t *testing.T, m *Proof) { want(t, len(m.MAC), 32) },
-		"Error.auth_refused":     func(t *testing.T, m *Error) { want(t, m.Message, "authentication failed") },
+		"Error.auth_refused": func(t *testing.T, m *Error) { want(t, m.Message, "authentication failed") },
 		"Error.setup_refused": func(t *testing.T, m *Error) {
 			want(t, m.Message, "data port 80 exceeds this server's limit of 1024-65535 (netscript serve --data-ports)")
 		},
@@ -273,7 +267,10 @@ func TestRecordedV3(t *testing.T) {
 		})
 	}
 	for typ := range typeNames {
-		if !seen[typ] && typ != TypeHeartbeat { // since v3: testdata/live
+		// Heartbeat came after v3 (testdata/live); Hello and Welcome, the
+		// handshake of v4, carry Noise's binary messages, not JSON
+		// (auth_test.go).
+		if !seen[typ] && typ != TypeHeartbeat && typ != TypeHello && typ != TypeWelcome {
 			t.Errorf("no recording of %s", typ)
 		}
 	}

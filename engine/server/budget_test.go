@@ -24,13 +24,14 @@ func openSession(t *testing.T, ap netip.AddrPort, setup proto.Setup) (*proto.Con
 	return pc, ready, err
 }
 
-// dataConns opens n connections to the test's data port.
-func dataConns(t *testing.T, ap netip.AddrPort, ready proto.Ready, n int) []net.Conn {
+// dataConns opens n connections to the test's data port, each greeted
+// with the session's key.
+func dataConns(t *testing.T, ap netip.AddrPort, pc *proto.Conn, ready proto.Ready, n int) []net.Conn {
 	t.Helper()
 	data := netip.AddrPortFrom(ap.Addr(), uint16(ready.DataPort)).String()
 	var cs []net.Conn
 	for range n {
-		cs = append(cs, dialFrom(t, "tcp", ap.Addr().String(), data))
+		cs = append(cs, greeted(t, ap.Addr().String(), data, keyOf(pc)))
 	}
 	return cs
 }
@@ -65,7 +66,7 @@ func TestThreadBudget(t *testing.T) {
 	if err != nil {
 		t.Fatalf("once the budget is back: %v", err)
 	}
-	cs := dataConns(t, ap, ready, 2)
+	cs := dataConns(t, ap, b, ready, 2)
 	finishOpen(t, b, func() {
 		for _, c := range cs {
 			oneTransaction(t, c)
@@ -102,13 +103,13 @@ func TestFlowsThatNeverArrive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dataConns(t, ap, ready, 2)
+	dataConns(t, ap, pc, ready, 2)
 	if err := pc.Send(proto.TypeStart, proto.Start{}, time.Second); err != nil {
 		t.Fatal(err)
 	}
 	err = pc.Expect(proto.TypeStarted, &proto.Started{}, 10*time.Second)
 	var re *proto.RemoteError
-	if !errors.As(err, &re) || !strings.Contains(re.Message, "flows: 2 of the test's 3 data connections arrived in time") {
+	if !errors.As(err, &re) || !strings.Contains(re.Message, "flows: 2 of the test's 3 data connections arrived and proved the session's tag in time") {
 		t.Fatalf("Start with 2 of 3 flows: %v", err)
 	}
 	settles(t, srv, server.Load{})
@@ -117,7 +118,7 @@ func TestFlowsThatNeverArrive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dataConns(t, ap, ready, 3) // all there, but no Start
+	dataConns(t, ap, pc, ready, 3) // all there, but no Start
 	err = pc.Expect(proto.TypeStarted, &proto.Started{}, 15*time.Second)
 	if !errors.As(err, &re) || !strings.Contains(re.Message, "waiting for Start: 3 of 3 flows' data connections in, then nothing for 1s") {
 		t.Fatalf("no Start: %v", err)
@@ -136,7 +137,7 @@ func TestFlowsThatNeverArrive(t *testing.T) {
 	}
 	for range 3 {
 		time.Sleep(300 * time.Millisecond)
-		dataConns(t, ap, ready, 1)
+		dataConns(t, ap, pc, ready, 1)
 	}
 	time.Sleep(300 * time.Millisecond)
 	finish(t, pc, func() {})
@@ -155,8 +156,7 @@ func TestStrangersDoNotStallATest(t *testing.T) {
 	for range 20 {
 		dialFrom(t, "tcp", "127.0.0.2", data)
 	}
-	good := dialFrom(t, "tcp", "127.0.0.1", data)
-	good.Write(auth.DataTag(key, 0))
+	good := greeted(t, "127.0.0.1", data, key)
 	t0 := time.Now()
 	res := finish(t, pc, func() {
 		// Serial checks took 20 tag waits before the good connection.
@@ -185,29 +185,51 @@ func waitFDs(t *testing.T, n int) {
 	}
 }
 
-// TestPendingPerClient: one address cannot hold every pending control
-// slot: past --max-pending-per-client its connections are refused with a
-// line naming the flag, and a client from another address is served.
+// TestPendingPerClient: one client network (127.0.1.0/24 here) cannot hold
+// every pending control slot: past --max-pending-per-client a new
+// connection from it takes the place of its oldest that has proved nothing
+// (the token, or a request); when all of them have proved the token, the
+// new one is refused with a line naming the flag; a client from another
+// network is served all the while.
 func TestPendingPerClient(t *testing.T) {
 	l := limits.Default()
 	l.MaxPendingPerClient = 3
-	l.HandshakeTimeout = 5 * time.Second
-	srv, ap, th := daemon(t, server.Config{Limits: l})
+	l.HandshakeTimeout = time.Minute // longer than the test: what it holds stays held
+	srv, ap, th := daemon(t, server.Config{Limits: l, Token: token})
 	for range 3 {
-		dialFrom(t, "tcp", "127.0.0.2", ap.String()) // silent
+		dialFrom(t, "tcp", "127.0.1.2", ap.String()) // silent
 	}
 	settles(t, srv, server.Load{Pending: 3})
-	c := dialFrom(t, "tcp", "127.0.0.2", ap.String())
-	pc := proto.NewConn(c)
-	err := pc.Handshake(5*time.Second, false)
-	if err == nil {
-		err = pc.Expect(proto.TypeReady, &proto.Ready{}, 5*time.Second)
+	// A fourth from the same network, 127.0.1.9, proves the token and is
+	// served: a silent one made room.
+	secret := auth.NewSecret(token)
+	login := func(src string) (*proto.Conn, error) {
+		c := dialFrom(t, "tcp", src, ap.String())
+		pc := proto.NewConn(c)
+		err := pc.Handshake(10*time.Second, false)
+		if err == nil {
+			_, err = pc.Authenticate(secret, false, 10*time.Second)
+		}
+		return pc, err
 	}
-	if err == nil || !strings.Contains(err.Error(), "server busy for 127.0.0.2: 3 of its control connections are being set up, the limit per client is 3") {
-		t.Fatalf("a fourth from one address: %v", err)
+	var proven []*proto.Conn
+	for range 3 {
+		pc, err := login("127.0.1.9")
+		if err != nil {
+			t.Fatalf("a token holder of a full network: %v", err)
+		}
+		proven = append(proven, pc)
 	}
-	if err := goodTest(ap, th, nil, 500*time.Millisecond)(); err != nil {
-		t.Fatalf("another address: %v", err)
+	settles(t, srv, server.Load{Pending: 3})
+	_, err := login("127.0.1.2")
+	if err == nil || !strings.Contains(err.Error(), "server busy for 127.0.1.2: 3 control connections of its network 127.0.1.0/24 are being set up, the limit per client network is 3") {
+		t.Fatalf("a fourth when all three proved the token: %v", err)
+	}
+	if err := goodTest(ap, th, token, 500*time.Millisecond)(); err != nil {
+		t.Fatalf("another network: %v", err)
+	}
+	for _, pc := range proven {
+		pc.Close()
 	}
 }
 
@@ -258,10 +280,11 @@ func TestClientStringsAreClipped(t *testing.T) {
 func TestOutOfOrderAfterReady(t *testing.T) {
 	srv, ap, _ := daemon(t, server.Config{})
 	for _, typ := range []proto.Type{proto.TypeStop, proto.TypeSetup, proto.TypeResults} {
-		pc, _, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
+		pc, ready, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
 		if err != nil {
 			t.Fatal(err)
 		}
+		dataConns(t, ap, pc, ready, 1)[0].Close() // the flow's consent
 		if err := pc.Send(typ, struct{}{}, time.Second); err != nil {
 			t.Fatal(err)
 		}
@@ -272,10 +295,11 @@ func TestOutOfOrderAfterReady(t *testing.T) {
 		}
 	}
 	// And during the test.
-	pc, _, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
+	pc, ready, err := openSession(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	dataConns(t, ap, pc, ready, 1)[0].Close()
 	if err := pc.Send(proto.TypeStart, proto.Start{}, time.Second); err != nil {
 		t.Fatal(err)
 	}

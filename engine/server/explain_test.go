@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/auth"
 	"netscript/engine/limits"
 	"netscript/engine/proto"
 	"netscript/engine/server"
@@ -48,7 +49,7 @@ func TestExplainWordsRefusals(t *testing.T) {
 		if err := pc.Handshake(5*time.Second, false); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := pc.Authenticate(nil, false, 5*time.Second); err != nil {
+		if _, err := pc.Authenticate(auth.Secret{}, false, 5*time.Second); err != nil {
 			t.Fatal(err)
 		}
 		pc.Send(proto.TypeSetup, proto.Setup{Test: "TCP_RR", Request: 1, Response: 1, Flows: 2000}, 5*time.Second)

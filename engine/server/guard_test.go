@@ -4,15 +4,47 @@ import (
 	"context"
 	"net"
 	"net/netip"
+	"sync"
 	"testing"
 	"time"
 
 	"netscript/engine/auth"
 	"netscript/engine/client"
 	"netscript/engine/proto"
+	"netscript/engine/proto/manual"
 	"netscript/engine/server"
 	"netscript/engine/spec"
 )
+
+// keys holds the data key of each session a test opened by hand (ask).
+var keys sync.Map
+
+// keyOf is the data key of a session opened by ask.
+func keyOf(pc *proto.Conn) []byte {
+	k, _ := keys.Load(pc)
+	return k.([]byte)
+}
+
+// greeted connects to a test's data port from src and greets it with the
+// session's key, as a client's data connection does.
+func greeted(t *testing.T, src, data string, key []byte) net.Conn {
+	t.Helper()
+	c := dialFrom(t, "tcp", src, data)
+	if err := manual.GreetConn(c, key, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// greetedUDP is greeted for a UDP flow (flow's greeting).
+func greetedUDP(t *testing.T, src, data string, key []byte, flow uint32) net.Conn {
+	t.Helper()
+	c := dialFrom(t, "udp", src, data)
+	if err := manual.GreetDatagrams(c, key, flow, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
 
 // session opens an authenticated control session by hand and asks for a
 // test; it returns the connection, the session key and the Ready answer.
@@ -43,10 +75,11 @@ func ask(t *testing.T, ap netip.AddrPort, tok auth.Token, setup proto.Setup) (*p
 	if err := pc.Handshake(5*time.Second, false); err != nil {
 		t.Fatal(err)
 	}
-	key, err := pc.Authenticate(tok, false, 5*time.Second)
+	key, err := pc.Authenticate(auth.NewSecret(tok), false, 5*time.Second)
 	if err != nil {
 		t.Fatalf("authenticate: %v", err)
 	}
+	keys.Store(pc, key)
 	if err := pc.Send(proto.TypeSetup, setup, time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -121,8 +154,7 @@ func TestStrangersCannotAttach(t *testing.T) {
 		bad := dialFrom(t, "tcp", "127.0.0.1", data)
 		bad.Write(make([]byte, auth.TagSize))
 		dialFrom(t, "tcp", "127.0.0.1", data)
-		good := dialFrom(t, "tcp", "127.0.0.1", data)
-		good.Write(auth.DataTag(key, 0))
+		good := greeted(t, "127.0.0.1", data, key)
 		res := finish(t, pc, func() {
 			rr(t, good, 100)
 			good.(*net.TCPConn).CloseWrite()
@@ -140,9 +172,10 @@ func TestStrangersCannotAttach(t *testing.T) {
 	})
 
 	t.Run("TCP_CRR", func(t *testing.T) {
-		pc, _, ready := session(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second),
+		pc, key, ready := session(t, ap, proto.Setup{Test: "TCP_CRR", Request: 1, Response: 1, DurationNs: int64(time.Second),
 			Sources: []string{"127.0.0.2"}})
 		data := netip.AddrPortFrom(ap.Addr(), uint16(ready.DataPort)).String()
+		greeted(t, "127.0.0.1", data, key).Close() // the flow's first connection: its consent
 		res := finish(t, pc, func() {
 			stranger := dialFrom(t, "tcp", "127.0.0.9", data)
 			stranger.Write([]byte{1})
@@ -161,19 +194,24 @@ func TestStrangersCannotAttach(t *testing.T) {
 	})
 
 	t.Run("UDP_RR", func(t *testing.T) {
-		pc, _, ready := session(t, ap, proto.Setup{Test: "UDP_RR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
+		pc, key, ready := session(t, ap, proto.Setup{Test: "UDP_RR", Request: 1, Response: 1, DurationNs: int64(time.Second)})
 		data := netip.AddrPortFrom(ap.Addr(), uint16(ready.DataPort)).String()
+		flow := greetedUDP(t, "127.0.0.1", data, key, 0)
+		// Another socket of the client's own address: not the flow's
+		// source.
+		other := dialFrom(t, "udp", "127.0.0.1", data)
 		res := finish(t, pc, func() {
-			stranger := dialFrom(t, "udp", "127.0.0.9", data)
-			stranger.Write([]byte{1})
-			stranger.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
-			if n, _ := stranger.Read(make([]byte, 1)); n != 0 {
-				t.Error("a stranger's datagram was answered")
+			for _, stranger := range []net.Conn{dialFrom(t, "udp", "127.0.0.9", data), other} {
+				stranger.Write([]byte{1})
+				stranger.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+				if n, _ := stranger.Read(make([]byte, 1)); n != 0 {
+					t.Error("a stranger's datagram was answered")
+				}
 			}
-			rr(t, dialFrom(t, "udp", "127.0.0.1", data), 10)
+			rr(t, flow, 10)
 		})
-		if res.Transactions != 10 || res.Errors["unauthenticated"] != 1 {
-			t.Fatalf("transactions %d, refused %d; want 10, 1", res.Transactions, res.Errors["unauthenticated"])
+		if res.Transactions != 10 || res.Errors["unauthenticated"] != 2 {
+			t.Fatalf("transactions %d, refused %d; want 10, 2", res.Transactions, res.Errors["unauthenticated"])
 		}
 	})
 }

@@ -20,6 +20,7 @@ import (
 	"netscript/engine/client"
 	"netscript/engine/limits"
 	"netscript/engine/proto"
+	"netscript/engine/proto/manual"
 	"netscript/engine/result"
 	"netscript/engine/server"
 	"netscript/engine/spec"
@@ -115,19 +116,55 @@ func TestHostilePeersAgainstATokenServer(t *testing.T) {
 	for i := range garbage {
 		garbage[i] = byte(rng.Uint32())
 	}
-	n, _ := auth.Nonce()
+	// A real client's Hello and its answer, recorded, to replay.
+	hello := func(tok auth.Token) []byte {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		go func() {
+			c, err := net.Dial("tcp", l.Addr().String())
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			pc := proto.NewConn(c)
+			if pc.Handshake(5*time.Second, false) == nil {
+				pc.Authenticate(auth.NewSecret(tok), false, 5*time.Second)
+			}
+		}()
+		c, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.Write(pre)
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := io.ReadFull(c, make([]byte, proto.PreambleSize)); err != nil {
+			t.Fatal(err)
+		}
+		typ, p, err := proto.ReadFrame(c, 4096)
+		if err != nil || typ != proto.TypeHello {
+			t.Fatalf("a recorded Hello: %s %v", typ, err)
+		}
+		return append([]byte{0, 0, 0, byte(len(p) + 1), byte(typ)}, p...)
+	}
+	setup := frame(nil, proto.TypeSetup, proto.Setup{Test: "TCP_RR", Request: 1, Response: 1})
 	inputs := map[string][]byte{
-		"random bytes":            garbage,
-		"random after preamble":   append(pre, garbage...),
-		"4 GiB length":            append(pre, 0xff, 0xff, 0xff, 0xff, byte(proto.TypeAuth)),
-		"wrong version":           proto.AppendPreamble(nil, 2),
-		"unknown message":         append(pre, 0, 0, 0, 3, 99, '{', '}'),
-		"truncated frame":         append(pre, 0, 0, 1, 0, byte(proto.TypeAuth), '{'),
-		"truncated preamble":      pre[:5],
-		"setup without the token": frame(pre, proto.TypeSetup, proto.Setup{Test: "TCP_RR", Request: 1, Response: 1}),
-		"wrong proof":             frame(pre, proto.TypeAuth, proto.Auth{Nonce: n, MAC: n}),
-		"short nonce":             frame(pre, proto.TypeAuth, proto.Auth{Nonce: n[:3], MAC: n}),
-		"not base64":              append(append(pre, 0, 0, 0, 16, byte(proto.TypeAuth)), `{"nonce":"!!!"}`...),
+		"random bytes":                            garbage,
+		"random after preamble":                   append(pre, garbage...),
+		"4 GiB length":                            append(pre, 0xff, 0xff, 0xff, 0xff, byte(proto.TypeHello)),
+		"wrong version":                           proto.AppendPreamble(nil, 2),
+		"version 3's challenge":                   append(proto.AppendPreamble(nil, 3), 0, 0, 0, 3, 17, '{', '}'),
+		"unknown message":                         append(pre, 0, 0, 0, 3, 99, '{', '}'),
+		"truncated frame":                         append(pre, 0, 0, 1, 0, byte(proto.TypeHello), 1),
+		"truncated preamble":                      pre[:5],
+		"setup without the token":                 append(append([]byte{}, pre...), setup...),
+		"hello without a token":                   append(pre, hello(nil)...),
+		"hello of another token":                  append(pre, hello(auth.Token("correct horse battery stapler"))...),
+		"replayed hello, then a request in clear": append(append(pre, hello(token)...), setup...),
+		"hello of mode 9":                         append(pre, 0, 0, 0, 34, byte(proto.TypeHello), 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32),
 	}
 	var wg sync.WaitGroup
 	for name, in := range inputs {
@@ -232,18 +269,17 @@ func TestSlowLorisAndVanishers(t *testing.T) {
 	backTo(t, fd0, g0)
 }
 
-// TestMaxPending: connections beyond --max-pending are refused at once
-// with a reason; those in their handshake keep their place.
+// TestMaxPending: a connection beyond --max-pending takes the place of
+// the oldest that has proved nothing; when every slot is held by a
+// connection that proved the token, the next is refused at once with a
+// reason; once they are gone, a client is served.
 func TestMaxPending(t *testing.T) {
 	l := limits.Default()
 	l.MaxPending = 5
-	srv, ap, _ := daemon(t, server.Config{Limits: l, HandshakeTimeout: 3 * time.Second})
+	// A bound longer than the test: the connections it holds in set-up
+	// must still be there when it counts them, on however loaded a machine.
+	srv, ap, th := daemon(t, server.Config{Limits: l, Token: token, HandshakeTimeout: time.Minute})
 	var silent []net.Conn
-	defer func() {
-		for _, c := range silent {
-			c.Close()
-		}
-	}()
 	for i := 0; i < 5; i++ {
 		c, err := net.Dial("tcp", ap.String())
 		if err != nil {
@@ -253,17 +289,32 @@ func TestMaxPending(t *testing.T) {
 	}
 	settles(t, srv, server.Load{Pending: 5, Threads: -1})
 	s := spec.Default(spec.TCPRR)
-	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), time.Second
-	_, err := client.Run(context.Background(), s, client.Options{})
+	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), 300*time.Millisecond
+	if _, err := client.Run(context.Background(), s, client.Options{Threads: th, Token: token}); err != nil {
+		t.Fatalf("with 5 silent connections in set-up: %v", err)
+	}
+	var proven []*proto.Conn
+	for range 5 {
+		pc, _, err := manual.Login(ap.String(), token, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proven = append(proven, pc)
+	}
+	settles(t, srv, server.Load{Pending: 5, Threads: -1})
+	_, err := client.Run(context.Background(), s, client.Options{Threads: th, Token: token})
 	if err == nil || !strings.Contains(err.Error(), "server busy: 5 control connections are being set up, the limit is 5") {
-		t.Fatalf("got %v", err)
+		t.Fatalf("with 5 token holders in set-up: %v", err)
 	}
 	for _, c := range silent {
 		c.Close()
 	}
+	for _, pc := range proven {
+		pc.Close()
+	}
 	settles(t, srv, server.Load{})
-	if _, err := client.Run(context.Background(), s, client.Options{}); err != nil {
-		t.Fatalf("once the silent ones are gone: %v", err)
+	if _, err := client.Run(context.Background(), s, client.Options{Threads: th, Token: token}); err != nil {
+		t.Fatalf("once they are gone: %v", err)
 	}
 }
 
@@ -278,7 +329,7 @@ func TestAdmission(t *testing.T) {
 	s := spec.Default(spec.TCPRR)
 	s.Host, s.Port, s.Duration = ap.Addr().String(), int(ap.Port()), time.Second
 	_, err := client.Run(context.Background(), s, client.Options{Threads: th})
-	if err == nil || !strings.Contains(err.Error(), "server: server busy for 127.0.0.1: 1 of its tests are running, the limit per client is 1") {
+	if err == nil || !strings.Contains(err.Error(), "server: server busy for 127.0.0.1: 1 tests of its network 127.0.0.0/24 are running, the limit per client network is 1") {
 		t.Fatalf("got %v", err)
 	}
 	if err := wait(); err != nil {

@@ -28,11 +28,12 @@ func startLive(t *testing.T, bound time.Duration) (*server.Server, netip.AddrPor
 }
 
 // startedTest sets a 30 s UDP_RR up on a control connection of its own
-// (no data connection: the control conversation is what is tested), asks
-// for heartbeats every period (0: none) and starts it.
+// (its one flow greets the endpoint and sends nothing more: the control
+// conversation is what is tested), asks for heartbeats every period (0:
+// none) and starts it.
 func startedTest(t *testing.T, ap netip.AddrPort, period time.Duration) *proto.Conn {
 	t.Helper()
-	pc, _, err := client.Dial(context.Background(), ap, 5*time.Second, nil)
+	pc, key, err := client.Dial(context.Background(), ap, 5*time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,9 +42,11 @@ func startedTest(t *testing.T, ap netip.AddrPort, period time.Duration) *proto.C
 	if err := pc.Send(proto.TypeSetup, setup, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if err := pc.Expect(proto.TypeReady, &proto.Ready{}, 5*time.Second); err != nil {
+	var ready proto.Ready
+	if err := pc.Expect(proto.TypeReady, &ready, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}
+	greetedUDP(t, ap.Addr().String(), netip.AddrPortFrom(ap.Addr(), uint16(ready.DataPort)).String(), key, 0)
 	if err := pc.Send(proto.TypeStart, proto.Start{}, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}

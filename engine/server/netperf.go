@@ -85,14 +85,13 @@ func (s *Server) netperfBusy(c net.Conn, why string) {
 
 // netperfSession serves one netperf control connection: requests until it
 // closes, sends garbage, or goes quiet. It arrives holding a pending slot.
-func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
+func (s *Server) netperfSession(c net.Conn, client netip.Addr, sl *slot) {
 	defer c.Close()
 	stopWatch := context.AfterFunc(s.ctx, func() { c.Close() })
 	defer stopWatch()
-	pending := true
 	defer func() {
-		if pending {
-			s.givePending(client)
+		if sl != nil {
+			s.pend.give(sl)
 		}
 	}()
 	peer := "netperf " + c.RemoteAddr().String()
@@ -131,19 +130,20 @@ func (s *Server) netperfSession(c net.Conn, client netip.Addr) {
 				s.npRefuse(c, peer, m, &npError{errno: npEBUSY, err: err})
 				continue
 			}
-			pending, idle = false, 0
-			s.givePending(client)
+			idle = 0
+			s.pend.give(sl)
+			sl = nil
 			chosen, err = s.runNetperf(c, peer, client, p, chosen)
 			release()
 			if err != nil {
 				s.log.Printf("%s: %s: %v", peer, p.w, err)
 				return
 			}
-			if why := s.takePending(client); why != "" {
-				s.log.Printf("%s: after the test: %s", peer, why)
+			var full *limits.Busy
+			if sl, full = s.pend.take(client, func() { c.Close() }); full != nil {
+				s.log.Printf("%s: after the test: %s", peer, s.explain(full))
 				return
 			}
-			pending = true
 		case npwire.TypeDoSysinfo:
 			err = npwire.Write(c, (&npwire.SysinfoResponse{Fields: strings.Split(npwire.SysinfoDeprecatedAnswer, ",")[1:]}).Message(), hs)
 		case npwire.TypeCPUCalibrate:

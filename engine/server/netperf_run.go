@@ -34,7 +34,15 @@ func (s *Server) runNetperf(c net.Conn, peer string, client netip.Addr, p *npPla
 	if !ok {
 		return -1, errors.New("cannot tell the control connection's local address")
 	}
-	t, err := s.newTest(p.w, &p.setup, local.Unmap(), guard{client: client, netperf: true, also: p.announced(), anySource: s.cfg.NetperfAnySource})
+	if a := p.announced(); p.w.Datagram && a.IsValid() && a.Unmap() != client.Unmap() {
+		// A UDP test's answers go where its datagrams come from: only to
+		// the address that asked for it, never to one a request names.
+		err := fmt.Errorf("the request names %s as netperf's data address, not its control connection's %s: "+
+			"netscript sends a netperf test's data only to the address that asked for it", a, client)
+		s.npRefuse(c, peer, p.request(), &npError{errno: npEINVAL, err: err})
+		return -1, nil
+	}
+	t, err := s.newTest(p.w, &p.setup, local.Unmap(), guard{client: client, netperf: true, anySource: s.cfg.NetperfAnySource})
 	if err != nil {
 		s.npRefuse(c, peer, p.request(), &npError{errno: npBudgetErrno(err), err: err})
 		return -1, nil
@@ -48,12 +56,12 @@ func (s *Server) runNetperf(c net.Conn, peer string, client netip.Addr, p *npPla
 	return chosen, err
 }
 
-// announced is the data source address a request names, if any: netperf
-// puts its data socket's address in UDP requests (netperf_ip), not in TCP
-// ones.
-func (p *npPlan) announced() []netip.Addr {
+// announced is the data source address a request names, if any (the
+// zero Addr if none): netperf puts its data socket's address in UDP
+// requests (netperf_ip), not in TCP ones.
+func (p *npPlan) announced() netip.Addr {
 	if p.omni == nil {
-		return nil
+		return netip.Addr{}
 	}
 	ip := p.omni.NetperfIP
 	var a netip.Addr
@@ -68,9 +76,9 @@ func (p *npPlan) announced() []netip.Addr {
 		a = netip.AddrFrom16(b)
 	}
 	if !a.IsValid() || a.IsUnspecified() {
-		return nil
+		return netip.Addr{}
 	}
-	return []netip.Addr{a}
+	return a
 }
 
 // runNetperfTest runs the test t set up for p and sends its results.

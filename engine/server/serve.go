@@ -55,11 +55,21 @@ func (t *test) serve() {
 	defer close(t.done)
 	var wg sync.WaitGroup
 	switch {
-	case t.w.Endpoint():
+	case t.w.Endpoint() && t.netperf:
 		close(t.accepted)
 		check := t.sharedCheck()
 		for _, ep := range t.eps {
 			wg.Go(func() { t.thread(func() { t.serveEndpoint(ep, check) }) })
+		}
+	case t.w.Endpoint():
+		// accepted closes once every endpoint's flows have greeted it (or
+		// its greeting ended), so Start finds them all in.
+		var left sync.WaitGroup
+		left.Add(len(t.eps))
+		go func() { left.Wait(); close(t.accepted) }()
+		check := t.sharedCheck()
+		for _, ep := range t.eps {
+			wg.Go(func() { t.thread(func() { t.serveGreeted(ep, check, left.Done) }) })
 		}
 	case t.multiplexed():
 		t.serveMux()
@@ -168,6 +178,9 @@ func (t *test) npCount() uint64 {
 func (t *test) serveEndpoint(ep *endpoint, check func() error) {
 	p := t.params()
 	p.FD, p.Check = ep.fd, check
+	if ep.allowed != nil {
+		p.Allowed = ep.allowed // a UDP endpoint's greeted flows
+	}
 	srv := datapath.Of(t.w).Server(p)
 	srv.Run()
 	o := srv.Outcome()

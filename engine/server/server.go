@@ -40,7 +40,8 @@ type Config struct {
 	// at once; limits.Default() if zero.
 	Limits limits.Limits
 	// Token, if set, is the secret every client must prove it holds before
-	// it may ask for anything (proto.Conn.Authenticate).
+	// it may ask for anything (proto.Conn.Authenticate). The server derives
+	// its auth.Secret once, in New.
 	Token auth.Token
 
 	// MaxFrame, if set, overrides Limits.MaxFrame.
@@ -59,11 +60,13 @@ type Config struct {
 	// OnNetperf, if set, is told what the server counted in each netperf
 	// test, just before netperf is sent the results (ListenNetperf).
 	OnNetperf func(NetperfReport)
-	// NetperfAnySource takes a netperf test's data connections from any
-	// address, as netserver does, instead of only from its control
-	// connection's address (and a UDP test's announced source). netperf
-	// -- -L on a client with several addresses needs it for TCP tests,
-	// whose requests do not say where their data will come from.
+	// NetperfAnySource takes a netperf TCP test's data connections from
+	// any address, as netserver does, instead of only from its control
+	// connection's address. netperf -- -L on a client with several
+	// addresses needs it for TCP tests, whose requests do not say where
+	// their data will come from. A UDP test's datagrams are taken from the
+	// control connection's address alone either way: its answers go where
+	// a datagram says it came from.
 	NetperfAnySource bool
 	// Explain, if set, words an error the server logs or sends to a client
 	// (an Error message): the daemon's front end adds its advice there,
@@ -77,16 +80,17 @@ type Config struct {
 
 // Server serves tests on any number of listeners.
 type Server struct {
-	cfg   Config
-	lim   limits.Limits
-	admit *limits.Admission
-	log   *log.Logger
+	cfg    Config
+	secret auth.Secret // of cfg.Token
+	lim    limits.Limits
+	admit  *limits.Admission
+	log    *log.Logger
 
-	pending atomic.Int64 // control connections not yet admitted to a test
-	perMu   sync.Mutex
-	perAddr map[netip.Addr]int // pending control connections by client address
-	ctx     context.Context
-	cancel  context.CancelFunc
+	pend       *pendingSet  // control connections not yet admitted to a test (pending.go)
+	lingering  atomic.Int64 // refused ones still being read before they close (busy)
+	standingIn atomic.Int64 // connections the standing endpoints serve (standing.go)
+	ctx        context.Context
+	cancel     context.CancelFunc
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -131,7 +135,7 @@ func New(cfg Config) *Server {
 	gate := newFloodGate(cfg.Log)
 	gate.prefix = cfg.LogPrefix
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{cfg: cfg, lim: lim, admit: limits.NewAdmission(lim), perAddr: map[netip.Addr]int{},
+	return &Server{cfg: cfg, secret: auth.NewSecret(cfg.Token), lim: lim, admit: limits.NewAdmission(lim), pend: newPendingSet(&lim),
 		log: log.New(gate, cfg.LogPrefix, log.LstdFlags),
 		ctx: ctx, cancel: cancel}
 }
@@ -148,7 +152,7 @@ type Load struct {
 
 // Load returns what the server holds now.
 func (s *Server) Load() Load {
-	return Load{Pending: int(s.pending.Load()), Running: s.admit.Running(), Threads: s.cfg.Threads.InUse()}
+	return Load{Pending: s.pend.len(), Running: s.admit.Running(), Threads: s.cfg.Threads.InUse()}
 }
 
 // Listen opens a control listener on addr ("127.0.0.1:12866", "[::1]:0")
@@ -159,19 +163,38 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 
 // listen opens a listener on addr whose connections serve answers (busy
 // refuses one over the pending bounds); what names it in an error.
-func (s *Server) listen(addr, what string, serve func(net.Conn, netip.Addr), busy func(net.Conn, string)) (net.Addr, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, errors.New("server closed")
+func (s *Server) listen(addr, what string, serve func(net.Conn, netip.Addr, *slot), busy func(net.Conn, string)) (net.Addr, error) {
+	l, err := bind(addr, what)
+	if err != nil {
+		return nil, err
 	}
+	if err := s.serveOn(l, serve, busy); err != nil {
+		return nil, err
+	}
+	return l.Addr(), nil
+}
+
+// bind opens a listener on addr that accepts nothing yet; what names it
+// in an error.
+func bind(addr, what string) (net.Listener, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	return l, nil
+}
+
+// serveOn accepts l's connections and serves them.
+func (s *Server) serveOn(l net.Listener, serve func(net.Conn, netip.Addr, *slot), busy func(net.Conn, string)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		l.Close()
+		return errors.New("server closed")
+	}
 	s.listeners = append(s.listeners, l)
 	go s.acceptLoop(l, serve, busy)
-	return l.Addr(), nil
+	return nil
 }
 
 // Addrs returns the addresses of the control listeners.
@@ -188,7 +211,7 @@ func (s *Server) Addrs() []net.Addr {
 // acceptLoop accepts control connections on l and runs serve on each (the
 // native protocol's session, or netperf's); one over the pending bounds is
 // handed to busy instead.
-func (s *Server) acceptLoop(l net.Listener, serve func(net.Conn, netip.Addr), busy func(net.Conn, string)) {
+func (s *Server) acceptLoop(l net.Listener, serve func(net.Conn, netip.Addr, *slot), busy func(net.Conn, string)) {
 	for {
 		c, err := l.Accept()
 		if err != nil {
@@ -204,17 +227,19 @@ func (s *Server) acceptLoop(l net.Listener, serve func(net.Conn, netip.Addr), bu
 			continue
 		}
 		// A connection beyond --max-pending, or beyond
-		// --max-pending-per-client from its address, is told so and
-		// closed here, before it costs a goroutine.
+		// --max-pending-per-client from its network, takes the place of
+		// an unproven one (pending.go), or is told why not and closed
+		// here, before it costs a goroutine.
 		addr := remoteAddr(c)
-		if why := s.takePending(addr); why != "" {
-			busy(c, why)
+		sl, full := s.pend.take(addr, func() { c.Close() })
+		if full != nil {
+			busy(c, s.explain(full))
 			continue
 		}
 		s.sessions.Add(1)
 		go func() {
 			defer s.sessions.Done()
-			serve(c, addr)
+			serve(c, addr, sl)
 		}()
 	}
 }
@@ -229,45 +254,39 @@ func remoteAddr(c net.Conn) netip.Addr {
 	return netip.Addr{}
 }
 
-// takePending takes a pending slot for a new control connection from
-// addr, in all and for its address; it returns why not if there is none.
-func (s *Server) takePending(addr netip.Addr) (busy string) {
-	if n := s.pending.Add(1); n > int64(s.lim.MaxPending) {
-		s.pending.Add(-1)
-		return s.explain(&limits.Busy{Bound: "max-pending", Msg: fmt.Sprintf("server busy: %d control connections are being set up, the limit is %d",
-			s.lim.MaxPending, s.lim.MaxPending)})
-	}
-	s.perMu.Lock()
-	defer s.perMu.Unlock()
-	if n := s.perAddr[addr]; n >= s.lim.MaxPendingPerClient {
-		s.pending.Add(-1)
-		return s.explain(&limits.Busy{Bound: "max-pending-per-client", Msg: fmt.Sprintf("server busy for %s: %d of its control connections are being set up, the limit per client is %d",
-			addr, n, s.lim.MaxPendingPerClient)})
-	}
-	s.perAddr[addr]++
-	return ""
-}
-
-// givePending returns the pending slot of a control connection from addr.
-func (s *Server) givePending(addr netip.Addr) {
-	s.pending.Add(-1)
-	s.perMu.Lock()
-	if s.perAddr[addr]--; s.perAddr[addr] <= 0 {
-		delete(s.perAddr, addr)
-	}
-	s.perMu.Unlock()
-}
-
 // busy refuses a control connection because too many are in their
 // handshake: the preamble and an Error, written into the new socket's empty
-// buffer without waiting, then close.
+// buffer without waiting, then the end of what the server sends. The
+// client sends its preamble and Hello meanwhile; a close with them unread
+// would reset the connection, and with it the Error, so the connection
+// reads and drops a little of them (at most busyLinger, and only
+// maxLingering at once) before it closes.
 func (s *Server) busy(c net.Conn, why string) {
 	b := proto.AppendPreamble(nil, proto.Version)
 	b, _ = proto.AppendFrame(b, proto.TypeError, proto.Error{Message: why})
 	c.SetWriteDeadline(time.Now().Add(10 * time.Millisecond))
 	c.Write(b)
-	c.Close()
+	tc, ok := c.(*net.TCPConn)
+	if !ok || s.lingering.Add(1) > maxLingering {
+		s.lingering.Add(-1)
+		c.Close()
+		return
+	}
+	tc.CloseWrite()
+	go func() {
+		defer s.lingering.Add(-1)
+		c.SetReadDeadline(time.Now().Add(busyLinger))
+		io.Copy(io.Discard, io.LimitReader(c, 4096))
+		c.Close()
+	}()
 }
+
+// How long, and how many at once, refused control connections are read
+// before they close (busy).
+const (
+	busyLinger   = time.Second
+	maxLingering = 64
+)
 
 // Close stops listening, ends every session and standing endpoint, and
 // waits for them.

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,20 +22,15 @@ import (
 )
 
 // session runs one control connection: one test. Until the client is
-// admitted to a test it holds one of Limits.MaxPending slots, and all of it
-// (preamble, token exchange, first request) must fit in
-// Limits.HandshakeTimeout, so a slow or silent peer costs a bounded amount.
-func (s *Server) session(c net.Conn, clientAddr netip.Addr) {
+// admitted to a test it holds one of Limits.MaxPending slots (pending.go),
+// the preamble and the handshake must fit in authWait, and all of it with
+// its first request in Limits.HandshakeTimeout, so a slow or silent peer
+// costs a bounded amount.
+func (s *Server) session(c net.Conn, clientAddr netip.Addr, sl *slot) {
 	defer c.Close()
 	stopWatch := context.AfterFunc(s.ctx, func() { c.Close() })
 	defer stopWatch()
-	pending := true
-	admitted := func() {
-		if pending {
-			pending = false
-			s.givePending(clientAddr)
-		}
-	}
+	admitted := sync.OnceFunc(func() { s.pend.give(sl) })
 	defer admitted()
 
 	pc := proto.NewConn(c)
@@ -42,14 +38,20 @@ func (s *Server) session(c net.Conn, clientAddr netip.Addr) {
 	peer := c.RemoteAddr().String()
 	deadline := time.Now().Add(s.lim.HandshakeTimeout)
 	left := func() time.Duration { return max(time.Until(deadline), time.Millisecond) }
-	if err := pc.Handshake(left(), true); err != nil {
+	// The preamble and the handshake, one round trip for the client,
+	// within a shorter bound (authWait).
+	authed := min(left(), authWait)
+	if err := pc.Handshake(authed, true); err != nil {
 		s.log.Printf("%s: handshake: %v", peer, err)
 		return
 	}
-	key, err := pc.Authenticate(s.cfg.Token, true, left())
+	key, err := pc.Authenticate(s.secret, true, authed)
 	if err != nil {
 		s.log.Printf("%s: %v", peer, err)
 		return
+	}
+	if s.secret.Set() {
+		s.pend.prove(sl) // a stranger cannot: it holds the token
 	}
 	typ, payload, err := pc.Recv(left())
 	if err != nil {
@@ -65,6 +67,7 @@ func (s *Server) session(c net.Conn, clientAddr netip.Addr) {
 		s.log.Printf("%s: the client gave up: %s", peer, clip(e.Message))
 		return
 	}
+	s.pend.prove(sl) // it asked for something, sealed with the session's key
 	release, err := s.admit.Admit(clientAddr)
 	if err != nil {
 		s.refuse(pc, peer, err)
@@ -83,6 +86,10 @@ func (s *Server) session(c net.Conn, clientAddr netip.Addr) {
 		s.refuse(pc, peer, &proto.UnexpectedError{Want: proto.TypeSetup, Got: typ})
 	}
 }
+
+// authWait bounds the preamble and the handshake, one round trip for a
+// client: a peer that has not proved itself by then is ended.
+const authWait = 3 * time.Second
 
 // runTest serves one test whose Setup payload has arrived.
 func (s *Server) runTest(pc *proto.Conn, peer string, payload []byte, g guard) {

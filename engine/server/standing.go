@@ -7,10 +7,12 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 
 	"netscript/engine/datapath"
+	"netscript/engine/limits"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
 	"netscript/engine/workload"
@@ -30,6 +32,12 @@ type DataConfig struct {
 	Request, Response int
 	// SendSize is TCP_MAERTS's send size; 0 gives the default.
 	SendSize int
+	// From, if set, are the only networks the endpoint takes data from
+	// and answers (netperf -N clients the operator names). A UDP_RR
+	// endpoint may answer with more than a request carried only with it:
+	// a spoofed request can then reflect only onto the operator's own
+	// networks.
+	From []netip.Prefix
 }
 
 // standing is one running standing endpoint.
@@ -38,9 +46,19 @@ type standing struct {
 	fd   int
 	stop atomic.Bool
 	wg   sync.WaitGroup
-	// refused counts connections closed because the thread budget was
-	// spent.
+	// refused counts connections closed at once: over the thread budget,
+	// over the standing endpoints' share of it, or over their network's
+	// cap.
 	refused atomic.Uint64
+
+	// The connections being served, and the bounds on them.
+	mu     sync.Mutex
+	conns  map[int]netip.Prefix // by descriptor: each one's client network
+	byNet  map[netip.Prefix]int
+	perNet int           // at most this many from one client network
+	share  *atomic.Int64 // the server's standing connections (Server.standingIn)
+	most   int           // at most this many of those at once
+	idle   time.Duration // a connection that moves nothing for this long is ended
 }
 
 // Data starts a standing data endpoint and returns the address it listens
@@ -49,9 +67,23 @@ type standing struct {
 // and the UDP endpoints serve on one thread. A TCP_CRR endpoint accepts TCP
 // Fast Open.
 func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
+	st, err := s.bindData(cfg)
+	if err != nil {
+		return netip.AddrPort{}, err
+	}
+	if err := s.startData(st); err != nil {
+		return netip.AddrPort{}, err
+	}
+	return sock.LocalAddr(st.fd), nil
+}
+
+// CheckData refuses a standing endpoint's settings that no endpoint could
+// serve, before anything is opened; it fills in netperf's request and
+// response sizes of 1 where they are left at 0.
+func CheckData(cfg *DataConfig) error {
 	w := cfg.Workload
 	if w == nil {
-		return netip.AddrPort{}, errors.New("data endpoint: no workload")
+		return errors.New("data endpoint: no workload")
 	}
 	if w.Messages {
 		if cfg.Request == 0 {
@@ -61,35 +93,58 @@ func (s *Server) Data(cfg DataConfig) (netip.AddrPort, error) {
 			cfg.Response = 1
 		}
 	}
-	max := spec.MaxMessage
+	biggest := spec.MaxMessage
 	if w.Datagram {
-		max = spec.MaxDatagram
+		biggest = spec.MaxDatagram
 	}
 	switch {
 	case !w.Messages && (cfg.Request != 0 || cfg.Response != 0):
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: its transactions carry no request or response", w.Name)
-	case w.Messages && (cfg.Request < 1 || cfg.Request > max || cfg.Response < 1 || cfg.Response > max), cfg.SendSize < 0 || cfg.SendSize > max:
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", w.Name, max)
+		return fmt.Errorf("data endpoint %s: its transactions carry no request or response", w.Name)
+	case w.Messages && (cfg.Request < 1 || cfg.Request > biggest || cfg.Response < 1 || cfg.Response > biggest), cfg.SendSize < 0 || cfg.SendSize > biggest:
+		return fmt.Errorf("data endpoint %s: message sizes must be between 1 and %d bytes", w.Name, biggest)
+	case w.Datagram && w.Messages && cfg.Response > cfg.Request && len(cfg.From) == 0:
+		// It answers whoever a datagram says it comes from, and cannot tell.
+		return fmt.Errorf("data endpoint %s: a response of %d bytes to a request of %d would answer a spoofed datagram with more than it carried "+
+			"(a standing UDP endpoint has no handshake to tell its client from anyone else): make response at most request, "+
+			"or name the networks it answers with from=PREFIX", w.Name, cfg.Response, cfg.Request)
+	}
+	return nil
+}
+
+// bindData checks cfg and opens its endpoint's socket, serving nothing yet.
+func (s *Server) bindData(cfg DataConfig) (*standing, error) {
+	if err := CheckData(&cfg); err != nil {
+		return nil, err
 	}
 	fd, err := openStanding(cfg)
 	if err != nil {
-		return netip.AddrPort{}, fmt.Errorf("data endpoint %s on %s: %w", w.Name, cfg.Addr, err)
+		return nil, fmt.Errorf("data endpoint %s on %s: %w", cfg.Workload.Name, cfg.Addr, err)
 	}
-	st := &standing{cfg: cfg, fd: fd}
+	st := &standing{cfg: cfg, fd: fd, conns: map[int]netip.Prefix{}, byNet: map[netip.Prefix]int{},
+		perNet: s.lim.MaxTestsPerClient, share: &s.standingIn, most: max(1, s.lim.MaxThreads/2), idle: s.lim.HandshakeTimeout}
 	if st.cfg.SendSize == 0 {
 		st.cfg.SendSize = spec.DefaultSendSize(cfg.Workload, sock.Granted(fd).Send)
 	}
+	return st, nil
+}
+
+// startData serves a bound endpoint until the server is closed.
+func (s *Server) startData(st *standing) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		sock.Close(fd)
-		return netip.AddrPort{}, errors.New("server closed")
+		sock.Close(st.fd)
+		return errors.New("server closed")
 	}
 	s.standing = append(s.standing, st)
 	s.mu.Unlock()
 	st.wg.Add(1)
 	go st.run(s.cfg.Threads)
-	return sock.LocalAddr(fd), nil
+	if !st.cfg.Workload.Endpoint() {
+		st.wg.Add(1)
+		go st.watchIdle()
+	}
+	return nil
 }
 
 // openStanding opens and binds the endpoint's socket; an unspecified
@@ -146,7 +201,7 @@ func openStanding(cfg DataConfig) (int, error) {
 // run is the endpoint's main thread.
 func (st *standing) run(th *workload.Threads) {
 	defer st.wg.Done()
-	release := th.Acquire(1)
+	release := th.Resident(1)
 	defer release()
 	runtime.LockOSThread() // never unlocked: the thread ends with the endpoint
 	if st.cfg.Workload.Endpoint() {
@@ -160,23 +215,42 @@ func (st *standing) run(th *workload.Threads) {
 func (st *standing) params(fd int) *datapath.ServerParams {
 	c := &st.cfg
 	return &datapath.ServerParams{FD: fd, Request: c.Request, Response: c.Response, SendSize: c.SendSize,
-		RecvSize: spec.DefaultRecvSize(c.Workload, 0), Standing: true, Stop: &st.stop}
+		RecvSize: spec.DefaultRecvSize(c.Workload, 0), Standing: true, Stop: &st.stop, Allowed: st.allowed()}
+}
+
+// allowed is the set of sources the endpoint serves: nil (everyone)
+// unless the operator named networks with from=.
+func (st *standing) allowed() *workload.Allow {
+	if len(st.cfg.From) == 0 {
+		return nil
+	}
+	return workload.NewAllowNets(st.cfg.From)
 }
 
 // acceptLoop serves each TCP connection on a thread of its own, charged to
-// the daemon's thread budget: a connection that does not fit is closed at
-// once (anyone may open connections to a standing endpoint).
+// the daemon's thread budget. Anyone may open connections to a standing
+// endpoint, so one is closed at once when it does not fit: in the budget,
+// in the standing endpoints' share of it (half: the rest stays for tests
+// with a control connection, a token holder's among them), or in its
+// client network's cap (--max-tests-per-client).
 func (st *standing) acceptLoop(th *workload.Threads) {
+	var peer sock.Addr
 	for !st.stop.Load() {
-		fd, en := sock.Accept(st.fd, nil)
+		fd, en := sock.Accept(st.fd, &peer)
 		if en != 0 {
 			if en == unix.EINVAL || en == unix.EBADF {
 				return
 			}
 			continue // EAGAIN each tick; EMFILE and the like pass
 		}
-		release, err := th.TryAcquire(1)
-		if err != nil {
+		peer.Received()
+		if !st.allowed().Has(peer.AddrPort().Addr()) {
+			st.refused.Add(1) // not a network the operator named with from=
+			sock.Close(fd)
+			continue
+		}
+		release, ok := st.admit(fd, limits.ClientNet(peer.AddrPort().Addr()), th)
+		if !ok {
 			st.refused.Add(1)
 			sock.Close(fd)
 			continue
@@ -186,13 +260,69 @@ func (st *standing) acceptLoop(th *workload.Threads) {
 	}
 }
 
-// serveConn runs one connection's loop until the client is done with it.
+// admit takes a thread and a place for the connection fd from network n,
+// or reports there is none.
+func (st *standing) admit(fd int, n netip.Prefix, th *workload.Threads) (release func(), ok bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.byNet[n] >= st.perNet {
+		return nil, false
+	}
+	if st.share.Add(1) > int64(st.most) {
+		st.share.Add(-1)
+		return nil, false
+	}
+	rel, err := th.TryAcquire(1)
+	if err != nil {
+		st.share.Add(-1)
+		return nil, false
+	}
+	st.conns[fd] = n
+	st.byNet[n]++
+	return func() {
+		rel()
+		st.share.Add(-1)
+	}, true
+}
+
+// serveConn runs one connection's loop until the client is done with it
+// (or the connection is ended for idling: watchIdle).
 func (st *standing) serveConn(fd int, release func()) {
 	defer st.wg.Done()
 	defer release()
 	runtime.LockOSThread() // never unlocked
-	defer sock.Close(fd)
 	datapath.Of(st.cfg.Workload).Server(st.params(fd)).Run()
+	st.mu.Lock() // out of the watch before the descriptor may be reused
+	n := st.conns[fd]
+	delete(st.conns, fd)
+	if st.byNet[n]--; st.byNet[n] <= 0 {
+		delete(st.byNet, n)
+	}
+	sock.Close(fd)
+	st.mu.Unlock()
+}
+
+// watchIdle ends the endpoint's connections that have moved nothing for
+// st.idle (no data nor acknowledgement received: the kernel's TCP_INFO
+// says since when), so that idle ones give their thread back.
+func (st *standing) watchIdle() {
+	defer st.wg.Done()
+	every := min(st.idle/4, time.Second)
+	for !st.stop.Load() {
+		time.Sleep(every)
+		st.mu.Lock()
+		for fd := range st.conns {
+			ti, err := unix.GetsockoptTCPInfo(fd, unix.IPPROTO_TCP, unix.TCP_INFO)
+			if err != nil {
+				continue
+			}
+			quiet := time.Duration(min(ti.Last_data_recv, ti.Last_ack_recv)) * time.Millisecond
+			if quiet >= st.idle {
+				unix.Shutdown(fd, unix.SHUT_RDWR) // its loop ends; serveConn closes it
+			}
+		}
+		st.mu.Unlock()
+	}
 }
 
 // close stops the endpoint and waits for its threads.

@@ -28,23 +28,24 @@ const fastOpenQueue = 1024
 // test is the server side of one test: its data endpoints and the threads
 // that serve them.
 type test struct {
-	w        *spec.Workload
-	setup    *proto.Setup
-	eps      []*endpoint // one per distinct data port; most tests have one
-	port     int         // the first endpoint's port, for Ready
-	flows    int
-	buffers  proto.Buffers
-	sendSize int // TCP_MAERTS
-	recvSize int // TCP_STREAM, UDP_STREAM
-	stopped  atomic.Bool
-	done     chan struct{}
-	accepted chan struct{} // closed once every flow's connection is in (at once for tests without)
-	arrived  atomic.Int64  // flows whose connection was accepted (and proved the tag)
-	lastIn   atomic.Int64  // when the last of them arrived, Unix ns; 0: none yet
-	started  time.Time
-	threads  *workload.Threads
-	release  func()
-	check    func() error // TCP_CRR: the --max-conn-rate bucket (session.go)
+	w         *spec.Workload
+	setup     *proto.Setup
+	eps       []*endpoint // one per distinct data port; most tests have one
+	port      int         // the first endpoint's port, for Ready
+	flows     int
+	buffers   proto.Buffers
+	sendSize  int // TCP_MAERTS
+	recvSize  int // TCP_STREAM, UDP_STREAM
+	stopped   atomic.Bool
+	done      chan struct{}
+	accepted  chan struct{} // closed once every flow's connection (or greeting) is in
+	begin     chan struct{} // closed when the test starts (start)
+	arrived   atomic.Int64  // flows whose connection was accepted (and proved the tag), or that greeted
+	lastIn    atomic.Int64  // when the last of them arrived, Unix ns; 0: none yet
+	startedAt time.Time
+	threads   *workload.Threads
+	release   func()
+	check     func() error // TCP_CRR: the --max-conn-rate bucket (session.go)
 
 	// Set by the serving threads (under mu) before done is closed.
 	mu         sync.Mutex
@@ -57,10 +58,13 @@ type test struct {
 	cpuStart cpu.Snapshot // with Setup.CPUUtil: /proc/stat at Start
 	cpuErr   error
 
-	// With an authenticated session: the tag every TCP data connection must
-	// send first, and the sources TCP_CRR connections and UDP datagrams may
-	// come from. Both nil for an open server.
-	tag       []byte
+	// A native test's data key (from its control handshake), the tag every
+	// TCP data connection must send first and the server's answer to it
+	// (auth.ConnHello, auth.ConnAck); nil for a netperf test. allowed is
+	// where TCP_CRR connections and a netperf test's data may come from
+	// (a UDP endpoint's own flows are in endpoint.allowed).
+	key       []byte
+	tag, ack  []byte
 	allowed   *workload.Allow
 	strangers atomic.Uint64 // TCP data connections refused for a wrong or missing tag (or address)
 	netperf   bool          // served to a netperf client: its end-of-test signals (netperf.go)
@@ -74,7 +78,11 @@ type endpoint struct {
 	fd    int
 	port  int
 	flows int
-	tags  tagCheck // an authenticated session's connections still proving their tag
+	want  map[uint32]bool // the numbers of the flows that come to it
+	tags  tagCheck        // connections still proving their tag
+	// allowed is, once a UDP endpoint's flows have greeted it, the exact
+	// source of each (greet.go).
+	allowed *workload.Allow
 }
 
 // newTest opens the data endpoints on the control connection's local
@@ -85,7 +93,7 @@ func (s *Server) newTest(w *spec.Workload, m *proto.Setup, local netip.Addr, gd 
 		return nil, err
 	}
 	t := &test{w: w, setup: m, eps: eps, flows: flows, done: make(chan struct{}), accepted: make(chan struct{}),
-		threads: s.cfg.Threads, check: s.connRate(w)}
+		begin: make(chan struct{}), threads: s.cfg.Threads, check: s.connRate(w)}
 	if t.knobs, err = knobsOf(w, m); err != nil {
 		return nil, err
 	}
@@ -120,35 +128,36 @@ func (s *Server) newTest(w *spec.Workload, m *proto.Setup, local netip.Addr, gd 
 	return t, nil
 }
 
-// guard is what an authenticated session asks of its test's data.
+// guard is what a session asks of its test's data.
 type guard struct {
-	key    []byte     // the session key; nil for an open server: nothing is checked
+	key    []byte     // the session's data key (a native test's)
 	client netip.Addr // the control connection's client address
 	// netperf: a netperf client's test, which has no key: its data may
-	// come only from the control connection's address or from those in
-	// also (the data source a netperf UDP request announces), unless
-	// anySource (serve --netperf-any-source: from anywhere, as netserver
-	// takes it).
+	// come only from the control connection's address, unless anySource
+	// (serve --netperf-any-source: a TCP test's from anywhere, as netserver
+	// takes it; a UDP test's never, as its answers go where its datagrams
+	// say they come from).
 	netperf   bool
-	also      []netip.Addr
 	anySource bool
 }
 
-// guard sets the test up to take data only from the authenticated client:
-// a tag on every TCP data connection, and for TCP_CRR and UDP the client's
-// addresses.
+// guard sets the test up to take data only from its own client: a tag on
+// every TCP data connection, a greeting of every UDP flow, and for TCP_CRR
+// the client's addresses. A netperf client cannot tag: its test's data is
+// taken from its control connection's address (and, for TCP only, from
+// anywhere with serve --netperf-any-source).
 func (t *test) guard(g guard) error {
 	if g.netperf {
 		t.netperf = true
-		if !g.anySource {
-			t.allowed = workload.NewAllow(append([]netip.Addr{g.client}, g.also...))
+		if !g.anySource || t.w.Datagram {
+			t.allowed = workload.NewAllow([]netip.Addr{g.client})
 		}
 		return nil
 	}
 	if g.key == nil {
-		return nil
+		return errors.New("no session key: the control handshake did not complete")
 	}
-	t.tag = auth.DataTag(g.key, 0)
+	t.key, t.tag, t.ack = g.key, auth.ConnHello(g.key), auth.ConnAck(g.key)
 	addrs := []netip.Addr{g.client}
 	if len(t.setup.Sources) > spec.MaxFlows {
 		return fmt.Errorf("sources: %d addresses, at most %d", len(t.setup.Sources), spec.MaxFlows)
@@ -175,14 +184,18 @@ func (s *Server) plan(w *spec.Workload, m *proto.Setup) ([]*endpoint, int, error
 		return nil, 0, fmt.Errorf("flows: at most %d for %s, got %d", spec.MaxThreadFlows, w, flows)
 	}
 	if m.DataPorts == nil {
-		return []*endpoint{{fd: -1, port: m.DataPort, flows: flows}}, flows, nil
+		ep := &endpoint{fd: -1, port: m.DataPort, flows: flows, want: map[uint32]bool{}}
+		for i := range flows {
+			ep.want[uint32(i)] = true
+		}
+		return []*endpoint{ep}, flows, nil
 	}
 	if len(m.DataPorts) != flows {
 		return nil, 0, fmt.Errorf("data ports: %d for %d flows", len(m.DataPorts), flows)
 	}
 	var eps []*endpoint
 	byPort := map[int]*endpoint{}
-	for _, p := range m.DataPorts {
+	for i, p := range m.DataPorts {
 		if p < 1 || p > 65535 {
 			return nil, 0, fmt.Errorf("data port %d out of range 1-65535", p)
 		}
@@ -191,11 +204,12 @@ func (s *Server) plan(w *spec.Workload, m *proto.Setup) ([]*endpoint, int, error
 		}
 		ep := byPort[p]
 		if ep == nil {
-			ep = &endpoint{fd: -1, port: p}
+			ep = &endpoint{fd: -1, port: p, want: map[uint32]bool{}}
 			byPort[p] = ep
 			eps = append(eps, ep)
 		}
 		ep.flows++
+		ep.want[uint32(i)] = true
 	}
 	return eps, flows, nil
 }
@@ -284,14 +298,21 @@ func (t *test) start(by time.Time) error {
 	case <-t.done:
 	case <-wait.C:
 	}
-	if n := t.arrived.Load(); !t.w.Endpoint() && n < int64(t.flows) {
+	if n := t.arrived.Load(); (!t.netperf || !t.w.Endpoint()) && n < int64(t.flows) {
 		t.stopped.Store(true)
-		msg := fmt.Sprintf("flows: %d of the test's %d data connections arrived", n, t.flows)
-		if t.tag != nil {
-			msg += " and proved the session's tag"
+		var msg string
+		switch {
+		case t.netperf:
+			msg = fmt.Sprintf("flows: %d of the test's %d data connections arrived", n, t.flows)
+		case t.w.Datagram:
+			msg = fmt.Sprintf("flows: %d of the test's %d flows greeted their endpoint with the session's tag", n, t.flows)
+		case t.w.PerTransaction:
+			msg = fmt.Sprintf("flows: %d of the test's %d flows' first connections arrived and proved the session's tag", n, t.flows)
+		default:
+			msg = fmt.Sprintf("flows: %d of the test's %d data connections arrived and proved the session's tag", n, t.flows)
 		}
 		if k := t.strangers.Load(); k > 0 {
-			msg += fmt.Sprintf(" (%d others were refused: a wrong or missing tag)", k)
+			msg += fmt.Sprintf(" (%d others were refused: a wrong or missing tag, or a stranger's)", k)
 		}
 		t.mu.Lock()
 		err := t.err
@@ -304,7 +325,8 @@ func (t *test) start(by time.Time) error {
 	if t.setup.CPUUtil {
 		t.cpuStart, t.cpuErr = cpu.SystemSnapshot()
 	}
-	t.started = time.Now()
+	t.startedAt = time.Now()
+	close(t.begin)
 	return nil
 }
 
@@ -320,7 +342,7 @@ func (t *test) errorMap() map[string]uint64 {
 
 // stop ends the test's thread and returns the server's counts.
 func (t *test) stop() proto.Results {
-	elapsed := time.Since(t.started)
+	elapsed := time.Since(t.startedAt)
 	var util cpu.Utilization
 	if t.setup.CPUUtil && t.cpuErr == nil {
 		var end cpu.Snapshot

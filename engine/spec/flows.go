@@ -1,6 +1,9 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+	"net/netip"
+)
 
 // MaxFlows bounds the flows of one tcp_rr or tcp_crr test. Past
 // ThreadedFlows their flows share a few epoll threads per end (package
@@ -127,6 +130,12 @@ func (s *Spec) validateFlows() error {
 	}
 	if len(s.LocalPorts) > 0 && s.LocalPort != 0 {
 		return bad("local_port", "give one port or a list, not both")
+	}
+	// Checked here, before set-up: a server would be told these sources.
+	for _, a := range s.Sources() {
+		if _, err := netip.ParseAddr(a); err != nil {
+			return bad("local", "not an IP address: %s", a)
+		}
 	}
 	if len(s.DataPorts) > 0 && s.DataPort != 0 {
 		return bad("data_port", "give one port or a list, not both")

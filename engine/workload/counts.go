@@ -154,12 +154,12 @@ func (g *sourceGate) admit(from *sock.Addr, allowed *Allow, c *ServerCounts) boo
 		return true
 	}
 	from.Received()
-	addr := from.AddrPort().Addr()
-	if !allowed.Has(addr) {
+	ap := from.AddrPort()
+	if !allowed.Admits(ap) {
 		c.Strangers++
 		return false
 	}
-	g.last, g.lastIdx, g.any = *from, c.Peers.add(addr), true
+	g.last, g.lastIdx, g.any = *from, c.Peers.add(ap.Addr()), true
 	return true
 }
 

@@ -26,11 +26,12 @@ type Threads struct {
 	// in use at once.
 	Max int
 
-	mu      sync.Mutex
-	active  int
-	procs   int // GOMAXPROCS as this value last set it; 0: never set
-	base    int // the process's OS threads before this value first raised GOMAXPROCS
-	reaping bool
+	mu       sync.Mutex
+	active   int
+	resident int // of active, the threads held for the process's life (Resident)
+	procs    int // GOMAXPROCS as this value last set it; 0: never set
+	base     int // the process's OS threads before this value first raised GOMAXPROCS
+	reaping  bool
 }
 
 // spare is how many scheduler slots stay free for everything else.
@@ -59,6 +60,23 @@ func (t *Threads) Acquire(n int) (release func()) {
 	t.adjust()
 	t.mu.Unlock()
 	return t.releaser(n)
+}
+
+// Resident is Acquire for threads held for the process's life (a
+// standing endpoint's): they count against the budget, but a daemon whose
+// only threads are these is idle, and gives back what its tests pinned
+// (reap).
+func (t *Threads) Resident(n int) (release func()) {
+	t.mu.Lock()
+	t.resident += n
+	t.mu.Unlock()
+	rel := t.Acquire(n)
+	return func() {
+		rel()
+		t.mu.Lock()
+		t.resident -= n
+		t.mu.Unlock()
+	}
 }
 
 // TryAcquire notes n more data-path threads if they fit in the budget
@@ -119,9 +137,9 @@ func (t *Threads) adjust() {
 		t.procs = want
 	case t.procs == 0:
 		// Never raised by this value: the runtime's own setting stays.
-	case t.active == 0 && cur != t.procs:
+	case t.active <= t.resident && cur != t.procs:
 		// Someone else set it since: leave it to them.
-	case t.active == 0:
+	case t.active <= t.resident:
 		runtime.SetDefaultGOMAXPROCS()
 		t.procs = 0
 		if !t.reaping && t.base > 0 && t.Max > 0 {
@@ -134,23 +152,25 @@ func (t *Threads) adjust() {
 	}
 }
 
-// reap, in a daemon (a value with a budget) that has gone idle, gives
-// back what its tests pinned: the memory the heap no longer uses, and the
+// reap, in a daemon (a value with a budget) that has gone idle (no
+// thread but its resident ones), gives back what its tests pinned: the
 // idle OS threads the runtime kept from when more scheduler slots were in
-// use (it never ends an idle thread itself), down to the count before. A
+// use (it never ends an idle thread itself), down to the count before, and
+// then the memory the heap no longer uses, their stacks among it. A
 // goroutine that exits locked to its thread ends that thread, and the slot
-// it held passes to an idle one. It stops once that no longer lowers the
-// count (the runtime made a new thread instead) or a test starts again.
+// it held passes to an idle one. It stops ending threads once that no
+// longer lowers the count (the runtime made a new thread instead) or a
+// test starts again.
 func (t *Threads) reap() {
 	defer func() {
 		t.mu.Lock()
 		t.reaping = false
 		t.mu.Unlock()
 	}()
-	debug.FreeOSMemory()
+	defer t.settle()
 	for {
 		t.mu.Lock()
-		idle, base := t.active == 0, t.base
+		idle, base := t.active <= t.resident, t.base+t.resident
 		t.mu.Unlock()
 		n := osThreads()
 		if !idle || n <= base || n < 0 {
@@ -169,6 +189,59 @@ func (t *Threads) reap() {
 			return
 		}
 	}
+}
+
+// settleRounds and settleWait pace the memory given back after reap: a
+// test's buffers are still held for a while after its threads are
+// returned (its session is closed, and its control connection's goroutines
+// end, after its loops do), and an idle daemon allocates nothing, so no
+// garbage collection would otherwise run for up to two minutes. The waits
+// double from settleWait: 1, 2, 4, 8 and 16 s.
+const (
+	settleRounds = 5
+	settleWait   = time.Second
+)
+
+// settle gives back the ended threads' stacks, then, while the daemon
+// stays idle, the heap freed since, settleRounds times.
+func (t *Threads) settle() {
+	freeStacks()
+	wait := settleWait
+	for range settleRounds {
+		time.Sleep(wait)
+		wait *= 2
+		t.mu.Lock()
+		idle := t.active <= t.resident
+		t.mu.Unlock()
+		if !idle {
+			return
+		}
+		debug.FreeOSMemory()
+	}
+}
+
+// freeStacks returns to the kernel the memory the heap no longer uses,
+// with the stacks of the threads that ended. The runtime frees an ended
+// thread's own stack only when it next makes a thread, so first it has
+// one made: as many goroutines locked to their threads at once as the
+// process has threads, which needs at least one new one; they end, and
+// their threads with them.
+func freeStacks() {
+	n := max(osThreads(), 1)
+	var wg sync.WaitGroup
+	hold := make(chan struct{})
+	wg.Add(n)
+	for range n {
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+			wg.Done()
+			<-hold
+		}()
+	}
+	wg.Wait()
+	close(hold)
+	time.Sleep(time.Millisecond) // the ended threads leave
+	debug.FreeOSMemory()
 }
 
 // osThreads counts the process's OS threads (-1 if /proc cannot tell).

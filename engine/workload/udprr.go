@@ -171,6 +171,12 @@ type UDPRRServer struct {
 	// (counted in Markers, not answered): netperf's end of a UDP_RR test.
 	// A netscript client's requests are never empty.
 	EndOnEmpty bool
+	// Standing: no handshake tells the client from anyone who spoofs its
+	// address, so a datagram shorter than the response is not answered
+	// (counted with Strangers): nothing is answered with more bytes than
+	// it carried, unless the operator named the networks it answers
+	// (Allowed), where a reflection can land only on their own.
+	Standing bool
 	ServerOutcome
 
 	rbuf []byte
@@ -224,6 +230,10 @@ func (s *UDPRRServer) Run() {
 		if n == 0 && s.EndOnEmpty {
 			s.Counts.Markers++
 			return
+		}
+		if s.Standing && s.Allowed == nil && n < len(s.resp) {
+			s.Counts.Strangers++
+			continue
 		}
 		if q.ending() {
 			q.heard(time.Now())

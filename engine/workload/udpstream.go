@@ -185,7 +185,7 @@ func (s *UDPSink) Run() {
 		if n == 0 {
 			if s.Allowed != nil {
 				s.from.Received()
-				if !s.Allowed.Has(s.from.AddrPort().Addr()) {
+				if !s.Allowed.Admits(s.from.AddrPort()) {
 					s.Counts.Strangers++ // a stranger cannot end the test
 					continue
 				}

@@ -22,18 +22,15 @@ const FlagMark = "(netscript serve --"
 
 // Explain returns err's text with the daemon's advice: after the text of a
 // limits.Bounded, the flag that sets the bound; for a refusal of the
-// client side of a test (client=), the --allow-client value that allows
-// it.
+// client side of a test (client=) on a daemon without --allow-client,
+// that flag. (A test with no handshake, control=False, is refused by every
+// daemon: no flag lifts that, agent.ErrOnlyNetscript.)
 func Explain(err error) string {
 	text := err.Error()
 	switch {
 	case errors.Is(err, agent.ErrNotAllowed):
 		return strings.Replace(text, agent.ErrNotAllowed.Error(), agent.ErrNotAllowed.Error()+
 			" (client=): its operator can allow it with netscript serve --allow-client", 1)
-	case errors.Is(err, agent.ErrOnlyNetscript):
-		return strings.Replace(text, agent.ErrOnlyNetscript.Error(), "this daemon runs the client side of tests only toward netscript daemons, "+
-			"and control=False sends straight to a port with no control handshake "+
-			"(its operator can allow that with netscript serve --allow-client=any)", 1)
 	}
 	var b limits.Bounded
 	if !errors.As(err, &b) || b.BoundName() == "" {

@@ -12,7 +12,8 @@ import (
 
 // TestExplain: a bound's flag follows the bound's own text, even inside a
 // wrapped message; a refusal the operator can lift says which flag lifts
-// it; any other error is its own text.
+// it (a test with no handshake: none does); any other error is its own
+// text.
 func TestExplain(t *testing.T) {
 	budget := &workload.BudgetError{Need: 4, InUse: 0, Max: 3}
 	for _, c := range []struct {
@@ -31,8 +32,8 @@ func TestExplain(t *testing.T) {
 			"server busy: 1 tests are running, the limit is 1 (netscript serve --max-tests)"},
 		{fmt.Errorf("client 198.18.0.1:12866: %w", agent.ErrNotAllowed),
 			"client 198.18.0.1:12866: this daemon does not run the client side of tests for scripts (client=): its operator can allow it with netscript serve --allow-client"},
-		{fmt.Errorf("client: %w", agent.ErrOnlyNetscript),
-			"client: this daemon runs the client side of tests only toward netscript daemons, and control=False sends straight to a port with no control handshake (its operator can allow that with netscript serve --allow-client=any)"},
+		{fmt.Errorf("client: %w; control=False sends straight to a port with no handshake", agent.ErrOnlyNetscript),
+			"client: " + agent.ErrOnlyNetscript.Error() + "; control=False sends straight to a port with no handshake"},
 		{errors.New("dial tcp 198.18.0.1:1: connection refused"), "dial tcp 198.18.0.1:1: connection refused"},
 	} {
 		got := Explain(c.err)
