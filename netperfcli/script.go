@@ -39,7 +39,7 @@ func (c *Command) Script() (string, error) {
 		fmt.Fprintf(&b, "# -i %d,%d -I %d,%s: iterate until the %d %% interval is no wider than %s %% of the mean.\n",
 			c.IterMax, c.IterMin, c.Level, num(c.Interval*100), c.Level, num(c.Interval*100))
 		fmt.Fprintf(&b, "c = confidence(test, level = %d, width = %s, min = %d, max = %d)\n", c.Level, num(c.Interval*100), c.IterMin, c.IterMax)
-		fmt.Fprintf(&b, "print(\"throughput\", c.mean, c.results[-1].units, \"width\", c.width, \"%%\", \"iterations\", c.iterations, \"met\", c.met)\n")
+		fmt.Fprintf(&b, "print(\"throughput\", format(c.mean, \".2f\"), c.units, \"width\", format(c.width, \".2f\"), \"%%\", \"iterations\", c.iterations, \"met\", c.met)\n")
 		fmt.Fprintf(&b, "results = c.results\n")
 	} else {
 		fmt.Fprintf(&b, "results = [%s]\n", call)

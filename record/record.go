@@ -31,6 +31,7 @@ const (
 	RunOK          = "ok"
 	RunError       = "error"       // the script stopped with an error
 	RunInterrupted = "interrupted" // Ctrl-C or SIGTERM
+	RunFailed      = "failed"      // the script ran to its end, past tests that failed (keep_going, --keep-going)
 )
 
 // Run is one run of a script as `netscript --record FILE` keeps it: enough
@@ -43,7 +44,7 @@ type Run struct {
 	Env     sysinfo.Info      `json:"env"` // the client's env()
 	Start   time.Time         `json:"start"`
 	End     time.Time         `json:"end"`
-	Status  string            `json:"status"` // RunOK, RunError, RunInterrupted
+	Status  string            `json:"status"` // RunOK, RunError, RunInterrupted, RunFailed
 	Error   string            `json:"error,omitempty"`
 	Results []RunResult       `json:"results"`
 	// ReplayOf is the record a replay ran again (netscript --record NEW
@@ -109,7 +110,9 @@ func (r *Recorder) Add(res *result.Result, err error) {
 		rr.ServerEnv = res.ServerEnv
 	}
 	if err != nil {
-		rr.Partial, rr.Error = true, err.Error()
+		// A failed result kept going past (res.Error) is not a partial
+		// one: its figures read as None, and Error says why.
+		rr.Partial, rr.Error = !res.Failed(), err.Error()
 	}
 	r.mu.Lock()
 	r.results = append(r.results, rr)

@@ -43,6 +43,12 @@ func Figures(results []record.RunResult) (figs []Figure, notes []string) {
 	rrWithoutHist := 0
 	for _, rr := range results {
 		res := *rr.Result
+		if res.Failed() {
+			// Its figures are not measurements: drawn, they would be
+			// zeros. The note says it failed, and the tables say why.
+			notes = append(notes, fmt.Sprintf("%s failed and is not drawn: %s", describe(&res), res.Error))
+			continue
+		}
 		if rr.Partial {
 			res.Brand = strings.TrimSpace(res.Brand + " (partial)")
 		}
@@ -257,4 +263,13 @@ func Charts(results []record.RunResult, unicode bool) (string, error) {
 		parts = append(parts, "("+n+")")
 	}
 	return strings.Join(parts, "\n\n"), nil
+}
+
+// describe names a result for a note: its test, and its brand if it has
+// one.
+func describe(res *result.Result) string {
+	if res.Brand == "" {
+		return res.Test
+	}
+	return fmt.Sprintf("%s %q", res.Test, res.Brand)
 }

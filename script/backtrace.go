@@ -1,6 +1,7 @@
 package script
 
 import (
+	"fmt"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -20,5 +21,27 @@ func backtrace(ee *starlark.EvalError) string {
 	if i := strings.LastIndex(text, twice); i >= 0 {
 		text = text[:i] + "Error: " + name + ": " + text[i+len(twice):]
 	}
-	return text
+	return elideRepeats(text)
+}
+
+// elideRepeats folds a run of identical lines (a deep recursion's frames,
+// thousands of them) into the first, a line saying how many more, and the
+// last, so an error is a screenful rather than a hundred thousand lines.
+func elideRepeats(text string) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && lines[j] == lines[i] {
+			j++
+		}
+		out = append(out, lines[i])
+		if n := j - i; n > 3 {
+			out = append(out, fmt.Sprintf("  ... the line above %d more times", n-2), lines[i])
+		} else {
+			out = append(out, lines[i+1:j]...)
+		}
+		i = j
+	}
+	return strings.Join(out, "\n")
 }

@@ -3,7 +3,6 @@ package script
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -110,19 +109,13 @@ func excerptAt(pos syntax.Position, source func(file string) []byte) string {
 }
 
 // Source returns a function that gives sc's text for its own name and
-// reads any other file (a loaded module) from disk, for FormatError.
+// that of a module load() read, for FormatError. It reads nothing from
+// disk: a file the script could not load is never quoted.
 func Source(sc *session.Script) func(file string) []byte {
 	return func(file string) []byte {
 		if file == sc.Name {
 			return sc.Src
 		}
-		if strings.HasPrefix(file, "<") {
-			return nil
-		}
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil
-		}
-		return b
+		return sc.Modules[file]
 	}
 }

@@ -3,6 +3,7 @@ package script
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,22 +16,41 @@ import (
 	"netscript/starlib/thread"
 )
 
-// ReadScript reads a script file, refusing directories and text that is
-// not UTF-8 with a clear error.
-func ReadScript(path string) (*session.Script, error) {
-	st, err := os.Stat(path)
+// ReadScript reads a script file, refusing directories, text that is
+// not UTF-8 and a file larger than max bytes (0: any size) with a clear
+// error.
+func ReadScript(path string, max int64) (*session.Script, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("script %s: no such file", path)
 		}
 		return nil, fmt.Errorf("script %s: %w", path, err)
 	}
+	defer f.Close()
+	return readOpen(f, path, max)
+}
+
+// readOpen reads the script f, opened as path; an error never quotes its
+// bytes.
+func readOpen(f *os.File, path string, max int64) (*session.Script, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("script %s: %w", path, err)
+	}
 	if st.IsDir() {
 		return nil, fmt.Errorf("script %s: is a directory, not a script", path)
 	}
-	src, err := os.ReadFile(path)
+	var r io.Reader = f
+	if max > 0 {
+		r = io.LimitReader(f, max+1)
+	}
+	src, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("script %s: %w", path, err)
+	}
+	if max > 0 && int64(len(src)) > max {
+		return nil, &session.LimitError{What: fmt.Sprintf("script %s: larger than %d KB", path, max>>10), Flag: "--max-script-size KB"}
 	}
 	if !utf8.Valid(src) {
 		return nil, fmt.Errorf("script %s: not UTF-8 text", path)
@@ -68,7 +88,9 @@ func Exec(th *starlark.Thread, sc *session.Script) (starlark.StringDict, error) 
 	l := newLoader(pre)
 	l.top(sc.Name)
 	th.Load = l.load
-	return starlib.ExecFile(th, sc.Name, sc.Src, pre)
+	g, err := starlib.ExecFile(th, sc.Name, sc.Src, pre)
+	sc.Modules = l.texts
+	return g, err
 }
 
 // Globals returns what a script starts with: the predeclared names and
@@ -93,6 +115,7 @@ type loader struct {
 	pre     starlark.StringDict
 	cache   map[string]*loadEntry // by absolute path
 	loading []string              // the chain of files being loaded, as named
+	texts   map[string][]byte     // the text of each module read, by name, for error excerpts
 }
 
 // loadEntry is one module in the loader's cache: its globals or the error
@@ -104,7 +127,7 @@ type loadEntry struct {
 }
 
 func newLoader(pre starlark.StringDict) *loader {
-	return &loader{pre: pre, cache: map[string]*loadEntry{}}
+	return &loader{pre: pre, cache: map[string]*loadEntry{}, texts: map[string][]byte{}}
 }
 
 // top marks the script that loads the rest, so a module that loads it
@@ -141,11 +164,12 @@ func (l *loader) load(th *starlark.Thread, module string) (starlark.StringDict, 
 	}
 	e := &loadEntry{loading: true}
 	l.cache[key] = e
-	sc, err := ReadScript(path)
+	sc, err := l.read(th, path)
 	if err != nil {
 		e.err, e.loading = err, false
 		return nil, err
 	}
+	l.texts[path] = sc.Src
 	child := thread.NewLoad(th, "load "+path)
 	child.Load = l.load
 	// Ctrl-C cancels the statement's context: stop the module's own code
@@ -164,4 +188,25 @@ func (l *loader) load(th *starlark.Thread, module string) (starlark.StringDict, 
 	close(done)
 	e.loading = false
 	return e.globals, e.err
+}
+
+// read opens and reads a module as the run's permissions allow: beneath
+// the started script's directory or an --allow-read DIR only, when the
+// session has permissions (a script file); anywhere for the person's own
+// typing.
+func (l *loader) read(th *starlark.Thread, path string) (*session.Script, error) {
+	var perms *session.Permissions
+	var max int64
+	if s, err := thread.Session(th); err == nil {
+		perms, max = s.Perms, s.Limits.ScriptBytes
+	}
+	f, err := perms.OpenModule(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("script %s: no such file", path)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return readOpen(f, path, max)
 }

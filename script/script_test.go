@@ -55,11 +55,11 @@ func TestReadScript(t *testing.T) {
 		{dir, "is a directory, not a script"},
 		{bad, "not UTF-8 text"},
 	} {
-		if _, err := script.ReadScript(c.path); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.path) {
+		if _, err := script.ReadScript(c.path, 0); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.path) {
 			t.Errorf("%s: got %v, want %q", c.path, err, c.want)
 		}
 	}
-	if sc, err := script.ReadScript(good); err != nil || string(sc.Src) != "x = 1\n" {
+	if sc, err := script.ReadScript(good, 0); err != nil || string(sc.Src) != "x = 1\n" {
 		t.Errorf("good script: %v", err)
 	}
 }
@@ -84,7 +84,7 @@ func TestLoad(t *testing.T) {
 	env := session.New("test")
 	defer env.Close()
 	th := thread.New("main", env, context.Background())
-	sc, err := script.ReadScript(main)
+	sc, err := script.ReadScript(main, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestLoad(t *testing.T) {
 
 	a := write("a.star", `load("b.star", "y")`+"\nx = 1\n")
 	write("b.star", `load("a.star", "x")`+"\ny = 2\n")
-	sc, _ = script.ReadScript(a)
+	sc, _ = script.ReadScript(a, 0)
 	_, err = script.Exec(thread.New("main", env, context.Background()), sc)
 	if err == nil || !strings.Contains(err.Error(), "load cycle: "+a+" loads "+filepath.Join(dir, "b.star")+" loads "+a) {
 		t.Errorf("cycle: %v", err)

@@ -32,6 +32,10 @@ type RunOptions struct {
 	// the result: the data socket at the end, CPU by state, the far end's
 	// raw answers (client.Options.Detail).
 	Detail *client.Detail
+	// KeepGoing keeps this test's failure as a failed result instead of
+	// returning it (a script's keep_going=True); the session's KeepGoing
+	// does it for every test.
+	KeepGoing bool
 }
 
 // Run runs one test: against the embedded server when it names no host
@@ -42,19 +46,43 @@ type RunOptions struct {
 // *client.TestError whose message carries what was measured until then,
 // so it is not lost.
 //
+// A test that fails as it runs (refused, nothing completed, the peer
+// gone, a bound hit; not a mistaken option nor an interrupt) is counted
+// (Failures) and, when the session keeps going (KeepGoing, --keep-going)
+// or the call asks it to (RunOptions.KeepGoing, keep_going=True), kept as a
+// failed result whose Error says why, returned with a nil error: the
+// script goes on and the front end exits non-zero at the end.
+//
 // Every test of every front end passes here: a policy of what a run may
 // reach belongs before the test starts.
 func (s *Session) Run(ctx context.Context, sp spec.Spec, o RunOptions) (*result.Result, error) {
+	res, err := s.run(ctx, &sp, o)
+	if isTestFailure(ctx, err) {
+		kept := s.KeepGoing || o.KeepGoing
+		s.noteFailure(err, kept)
+		if kept {
+			res = failedResult(&sp, res, err)
+			s.resultMade(&sp, res, err)
+			return res, nil
+		}
+	}
+	s.resultMade(&sp, res, err)
+	return res, err
+}
+
+// run runs one test as Run says, without the session's rule on failures.
+func (s *Session) run(ctx context.Context, sp *spec.Spec, o RunOptions) (*result.Result, error) {
 	opt := client.Options{Threads: &s.Threads, Progress: s.progress(), Interim: s.interim(o.Interim), Gate: o.Gate, Token: s.Token,
 		Netperf: o.Netperf, Detail: o.Detail}
+	if err := s.Perms.CheckTest(sp, sp.Client == "" && sp.Host == "" && !sp.NoControl); err != nil {
+		return nil, err
+	}
 	if sp.Client != "" {
 		// A daemon runs the client side: nothing runs here but the
 		// conversation with it.
 		opt.Progress, opt.Interim = nil, nil
-		res, err := agent.Run(ctx, sp, opt)
-		err = o.words(res, err, false)
-		s.resultMade(&sp, res, err)
-		return res, err
+		res, err := agent.Run(ctx, *sp, opt)
+		return res, o.words(res, err, false)
 	}
 	if sp.Host == "" && !sp.NoControl {
 		ap, err := s.Embedded(sp.Family)
@@ -64,9 +92,8 @@ func (s *Session) Run(ctx context.Context, sp spec.Spec, o RunOptions) (*result.
 		sp.Host, sp.Port = ap.Addr().String(), int(ap.Port())
 		opt.Embedded = true
 	}
-	res, err := client.Run(ctx, sp, opt)
+	res, err := client.Run(ctx, *sp, opt)
 	err = o.words(res, err, opt.Embedded)
-	s.resultMade(&sp, res, err)
 	if s.Progress != nil {
 		s.Progress.Done()
 	}

@@ -56,15 +56,29 @@ type Session struct {
 	// $NETSCRIPT_TOKEN; nothing reads the environment after that.
 	Token auth.Token
 
+	// KeepGoing keeps every test's failure as a failed result instead of
+	// ending the run (netscript --keep-going); see Run.
+	KeepGoing bool
+
 	// Target, if its Host is set, is where workload calls that name no
 	// host go (netscript --host); see Target.
 	Target Target
+
+	// Perms, if set, are what the running script may read, write and
+	// reach (Run checks each test against them before it starts); nil
+	// allows everything, for the person's own typing (-c, the REPL,
+	// netperf's command line).
+	Perms *Permissions
+	// Limits bound a script's steps, memory, size and pictures; the zero
+	// value bounds nothing (see DefaultLimits).
+	Limits Limits
 
 	mu       sync.Mutex
 	embedded *server.Server
 	proc     *embedded.Process
 	addrs    map[sock.Family]netip.AddrPort
 
+	failed failures  // the tests that failed, for the run's end
 	warned warnedSet // the warnings given so far, by cause
 
 	stateMu sync.Mutex

@@ -44,7 +44,7 @@ func runStarFile(t *testing.T, f string, args map[string]string) {
 		}
 		return script.LoadFunc(pre)(th, module)
 	}
-	sc, err := script.ReadScript(f)
+	sc, err := script.ReadScript(f, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -202,7 +202,7 @@ func TestRecordReplayShow(t *testing.T) {
 		t.Errorf("show: %+v", r)
 	}
 
-	r = netscript(t, 30*time.Second, "replay", rec, "duration=0.1")
+	r = netscript(t, 30*time.Second, "--yes", "replay", rec, "duration=0.1")
 	if r.code != 0 || !strings.Contains(r.stdout, "replay of "+rec) || !strings.Contains(r.stdout, "Recorded") ||
 		!strings.Contains(r.stdout, "args changed for this replay") || strings.Count(r.stdout, "<result TCP_RR") != 2 {
 		t.Errorf("replay: %+v", r)
@@ -218,7 +218,7 @@ func TestRecordOfTheLastRelease(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "4 results") || !strings.Contains(r.stdout, "TCP_MAERTS") {
 		t.Errorf("show: %+v", r)
 	}
-	r = netscript(t, 60*time.Second, "replay", rec)
+	r = netscript(t, 60*time.Second, "--yes", "replay", rec)
 	if r.code != 0 || !strings.Contains(r.stdout, "replay of "+rec) || !strings.Contains(r.stdout, "Recorded") ||
 		!strings.Contains(r.stdout, "TCP_CRR") || !strings.Contains(r.stdout, "f0005e1 ->") {
 		t.Errorf("replay: %+v", r)

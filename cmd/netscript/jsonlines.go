@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"netscript/session"
+
 	"netscript/engine/client"
 	"netscript/engine/result"
 	"netscript/starlib/values"
@@ -43,7 +45,7 @@ func openJSONLines(path, runID string) (*jsonLines, error) {
 	if path == "-" {
 		return &jsonLines{w: bufio.NewWriter(os.Stdout), runID: runID}, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := session.CreateNamed(path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +72,7 @@ type jsonLine struct {
 // nil, says why it was cut short and res is what it measured until then.
 func (j *jsonLines) Result(res *result.Result, err error) {
 	d, jerr := values.ResultJSON(res)
-	partial := err != nil
+	partial := err != nil && !res.Failed() // a failed result's error is its own
 	l := jsonLine{Kind: "result", Test: res.Test, Brand: res.Brand, Partial: &partial, Result: json.RawMessage(d)}
 	if jerr != nil {
 		msg := "encoding the result: " + jerr.Error()

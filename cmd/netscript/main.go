@@ -2,7 +2,7 @@
 // the other end of them.
 //
 //	netscript                       interactive session (REPL)
-//	netscript [--quiet] [--record RUN.json] [--json-lines FILE] [--host ADDR [--port N] [--server KIND]] FILE.star [NAME=VALUE ...]
+//	netscript [--quiet] [--keep-going] [--record RUN.json] [--json-lines FILE] [--host ADDR [--port N] [--server KIND]] FILE.star [NAME=VALUE ...]
 //	netscript [--quiet] [--record RUN.json] [--json-lines FILE] [--host ...] -c 'CODE' [NAME=VALUE ...]
 //	netscript replay RUN.json [NAME=VALUE ...]
 //	netscript show RUN.json [--chart]
@@ -35,6 +35,7 @@ const (
 	exitOK          = 0
 	exitScriptError = 1
 	exitUsage       = 2
+	exitTestsFailed = 3 // the script ran to its end past tests that failed
 	exitInterrupted = 130
 )
 
@@ -105,9 +106,10 @@ func run(args []string) int {
 
 // flags are the options before the script (or -c) that say how to run it.
 type flags struct {
-	quiet  bool    // no live progress
-	record string  // write a record of the run to this file
-	code   *string // -c CODE
+	quiet     bool    // no live progress
+	keepGoing bool    // --keep-going: every test's failure is kept as a failed result
+	record    string  // write a record of the run to this file
+	code      *string // -c CODE
 
 	tokenFile string     // the secret to prove to servers (instead of $NETSCRIPT_TOKEN)
 	token     auth.Token // loaded from tokenFile or $NETSCRIPT_TOKEN before anything runs
@@ -116,12 +118,14 @@ type flags struct {
 	targetFlags                // --host, --port, --server as given
 	target      session.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
 	jsonLines   string         // --json-lines FILE ("-": stdout)
+	perm        permFlags      // --allow-*, --yes, --max-*
 }
 
 // parseFlags reads flags up to the first argument that is not one (the
 // script, or a NAME=VALUE after -c CODE).
 func parseFlags(args []string) (flags, []string, error) {
 	var o flags
+	o.perm.limits = session.DefaultLimits()
 	for len(args) > 0 {
 		a := args[0]
 		switch {
@@ -129,6 +133,8 @@ func parseFlags(args []string) (flags, []string, error) {
 			return o, args[1:], nil
 		case a == "-q" || a == "--quiet":
 			o.quiet = true
+		case a == "-k" || a == "--keep-going":
+			o.keepGoing = true
 		case a == "-c":
 			if len(args) < 2 {
 				return o, nil, fmt.Errorf("-c needs the code to run")
@@ -166,7 +172,14 @@ func parseFlags(args []string) (flags, []string, error) {
 				return o, nil, err
 			}
 		case strings.HasPrefix(a, "-") && a != "-":
-			return o, nil, fmt.Errorf("unknown flag %s", a)
+			rest, ok, err := o.perm.parse(args)
+			if err != nil {
+				return o, nil, err
+			}
+			if !ok {
+				return o, nil, fmt.Errorf("unknown flag %s", a)
+			}
+			args = rest
 		default:
 			return o, args, nil
 		}
@@ -195,6 +208,8 @@ func usage(w io.Writer) {
 flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json
   --quiet, -q        no live progress on stderr
+  --keep-going, -k   a test that fails is kept as a failed result (ok False, its error) and the
+                     script goes on, as keep_going=True in every call; the exit status is then 3
   --token-file FILE  the secret to prove to servers that ask for one (else $NETSCRIPT_TOKEN)
   --host ADDR[:PORT] where every test that names no host goes (else $NETSCRIPT_HOST; default:
                      the embedded server); a test that names host keeps it, and its own port
@@ -202,6 +217,18 @@ flags before the script or -c:
   --server KIND      what answers at --host: netscript (netscript serve) or netserver
   --json-lines FILE  one JSON object per line as each test ends (and each interim sample);
                      - is stdout, and print() then goes to stderr
+permissions of a script file (docs/security.md; -c code and the REPL have them all):
+  --allow-read DIR   load() may read beneath DIR too (default: the script's own directory)
+  --allow-write DIR  plot(file=...) may write beneath DIR too (default: the working directory)
+  --allow-net[=HOST,...]
+                     tests may reach HOST (bare: every host) without asking; by default the
+                     embedded server, --host and hosts given as NAME=VALUE are allowed, and
+                     any other host is asked about on a terminal and refused without one
+  --yes, -y          replay: run the recorded script without showing it and asking
+  --max-steps N, --max-memory MB, --max-script-size KB, --max-picture-pixels N,
+  --max-picture-points N
+                     the limits a script stops at (defaults: 2e9 steps, 2048 MB, 1024 KB,
+                     1e8 pixels, 1e6 points)
 `)
 }
 

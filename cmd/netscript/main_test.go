@@ -18,6 +18,7 @@ import (
 	"netscript/engine/auth"
 	"netscript/engine/proto"
 	"netscript/engine/sock/socktest"
+	"netscript/internal/leakcheck"
 )
 
 // bin is the netscript binary built for these tests.
@@ -37,7 +38,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
 		os.Exit(1)
 	}
-	code := m.Run()
+	// leakcheck: no daemon, namespace or listener may outlive the tests.
+	code := leakcheck.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

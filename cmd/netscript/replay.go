@@ -36,7 +36,11 @@ func replay(o flags, args []string) int {
 	for k, v := range override {
 		kv[k] = v
 	}
+	if !replayConsent(o, args[0], run.Script.Name, run.Script.Text, kv, run.Target, os.Stdin, os.Stderr, isTerminal(os.Stdin) && isTerminal(os.Stderr)) {
+		return exitUsage
+	}
 	sc := &session.Script{Name: run.Script.Name, Src: []byte(run.Script.Text), Args: kv}
+	o.perm.typedArgs, o.perm.replayed = override, true
 	was := *run
 	was.ReplayOf = nil // a replay of a replay keeps one generation
 	o.replayOf = &was
@@ -47,18 +51,18 @@ func replay(o flags, args []string) int {
 	}
 	code, results := runScript(sc, o)
 
-	fmt.Printf("\nreplay of %s, which recorded\n  %s\n", args[0], strings.ReplaceAll(run.Summary(), "\n", "\n  "))
+	fmt.Printf("\nreplay of %s, which recorded\n  %s\n", escapeTerm(args[0]), escapeTerm(strings.ReplaceAll(run.Summary(), "\n", "\n  ")))
 	changes := record.EnvChanges(run.Env, sysinfo.Collect(version, commit))
 	if len(changes) == 0 {
 		fmt.Println("same machine settings as recorded")
 	} else {
 		fmt.Println("differences from the recorded machine:")
 		for _, c := range changes {
-			fmt.Println("  " + c)
+			fmt.Println("  " + escapeTerm(c))
 		}
 	}
 	if len(override) > 0 {
-		fmt.Printf("args changed for this replay: %v\n", override)
+		fmt.Printf("args changed for this replay: %v\n", escapeTerm(fmt.Sprint(override)))
 	}
 	t, err := record.ReplayTable(run.Results, results)
 	if err != nil {
@@ -66,7 +70,7 @@ func replay(o flags, args []string) int {
 		return exitScriptError
 	}
 	fmt.Println()
-	fmt.Println(t)
+	fmt.Println(escapeTerm(t))
 	if len(run.Results) != len(results) {
 		fmt.Printf("the recorded run produced %d results, this one %d\n", len(run.Results), len(results))
 	}

@@ -50,7 +50,7 @@ func reportCommand(args []string) int {
 	}
 	// Opened before the page is built, so a path that cannot be written is
 	// said at once; a page that cannot be built leaves the old one there.
-	f, err := plot.NewPending(out)
+	f, err := plot.NewPending(nil, out)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "netscript: report -o %s: %v\n", out, errors.Unwrap(err))
 		return exitUsage

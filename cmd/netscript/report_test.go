@@ -36,7 +36,7 @@ func recordRun(t *testing.T, dir string) (rec, replayed string) {
 		t.Fatalf("recorded run: %+v", r)
 	}
 	replayed = filepath.Join(dir, "replay.json")
-	if r := netscript(t, 60*time.Second, "--quiet", "--record", replayed, "replay", rec, "duration=0.8"); r.code != 0 {
+	if r := netscript(t, 60*time.Second, "--quiet", "--yes", "--record", replayed, "replay", rec, "duration=0.8"); r.code != 0 {
 		t.Fatalf("replay: %+v", r)
 	}
 	return rec, replayed

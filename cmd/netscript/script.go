@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -34,7 +35,7 @@ func scriptCommand(o flags, args []string) int {
 		sc = &session.Script{Name: "<command-line>", Src: []byte(*o.code)}
 	case len(args) > 0:
 		var err error
-		if sc, err = script.ReadScript(args[0]); err != nil {
+		if sc, err = script.ReadScript(args[0], o.perm.limits.ScriptBytes); err != nil {
 			fmt.Fprintf(os.Stderr, "netscript: %v\n", err)
 			return exitUsage
 		}
@@ -58,6 +59,10 @@ func scriptCommand(o flags, args []string) int {
 			fmt.Fprintf(os.Stderr, "netscript: read stdin: %v\n", err)
 			return exitUsage
 		}
+		if max := o.perm.limits.ScriptBytes; max > 0 && int64(len(src)) > max {
+			fmt.Fprintf(os.Stderr, "netscript: %v\n", &session.LimitError{What: fmt.Sprintf("the script on stdin is larger than %d KB", max>>10), Flag: "--max-script-size KB"})
+			return exitUsage
+		}
 		sc = &session.Script{Name: "<stdin>", Src: src}
 	}
 	kv, err := script.ParseArgs(args)
@@ -66,6 +71,7 @@ func scriptCommand(o flags, args []string) int {
 		return exitUsage
 	}
 	sc.Args = kv
+	o.perm.typedArgs = kv
 	code, _ := runScript(sc, o)
 	return code
 }
@@ -77,6 +83,7 @@ func newSession(o flags) *session.Session {
 	sess.Commit = commit
 	sess.Token = o.token
 	sess.Target = o.target
+	sess.KeepGoing = o.keepGoing
 	// The embedded server is this same binary in another process, so its
 	// figures are those of a separately started `netscript serve`.
 	if exe, err := os.Executable(); err == nil {
@@ -95,7 +102,7 @@ func newSession(o flags) *session.Session {
 func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	var out *os.File
 	if o.record != "" {
-		f, err := os.OpenFile(o.record, os.O_WRONLY|os.O_CREATE, 0o644)
+		f, err := session.CreateNamed(o.record, false)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, pathErr(err))
 			return exitUsage, nil
@@ -116,6 +123,11 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 
 	sess := newSession(o)
 	defer sess.Close()
+	sess.Limits = o.perm.limits
+	if o.code == nil {
+		// A file, stdin or a record's script: what the person allowed.
+		sess.Perms = o.perm.permissions(sc, o)
+	}
 	var rec record.Recorder
 	sess.OnResult = rec.Add
 	if jl != nil {
@@ -150,7 +162,16 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		cancel()
 		th.Cancel("interrupted")
 	})
+	var overMemory atomic.Bool
+	sess.Limits.WatchMemory(ctx, 50*time.Millisecond, func() {
+		overMemory.Store(true)
+		cancel()
+		th.Cancel("memory")
+	})
 	_, err := script.Exec(th, sc)
+	if lerr := limitHit(err, sess.Limits, overMemory.Load()); lerr != nil {
+		err = lerr
+	}
 	signal.Reset(os.Interrupt, syscall.SIGTERM)
 
 	code := exitOK
@@ -160,7 +181,13 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		reportInterrupt(os.Stderr, err)
 	case err != nil:
 		code = exitScriptError
-		fmt.Fprintf(os.Stderr, "netscript: %s\n", script.FormatError(err, script.Source(sc)))
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(script.FormatError(err, script.Source(sc))))
+	case sess.FailureLine() != "":
+		// The script ran to its end past failed tests: it says so, and
+		// the exit status does, so no one takes the run for a clean one.
+		code = exitTestsFailed
+		err = errors.New(sess.FailureLine())
+		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(err.Error()))
 	}
 	if jl != nil {
 		if jerr := jl.Close(); jerr != nil {
@@ -178,6 +205,8 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 			run.Status = record.RunInterrupted
 		case exitScriptError:
 			run.Status, run.Error = record.RunError, err.Error()
+		case exitTestsFailed:
+			run.Status, run.Error = record.RunFailed, err.Error()
 		}
 		if werr := writeRun(out, run); werr != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --record %s: %v\n", o.record, werr)
@@ -187,6 +216,21 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		}
 	}
 	return code, results
+}
+
+// limitHit returns the limit a script's error says it hit, in the words
+// of the limit and its flag, or nil.
+func limitHit(err error, l session.Limits, overMemory bool) error {
+	if err == nil {
+		return nil
+	}
+	switch {
+	case overMemory:
+		return l.MemoryError()
+	case strings.Contains(err.Error(), "too many steps"):
+		return l.StepsError()
+	}
+	return nil
 }
 
 // writeRun replaces the contents of f with the record.

@@ -26,10 +26,12 @@ func show(args []string) int {
 		fmt.Fprintf(os.Stderr, "netscript: %s: %v\n", args[0], err)
 		return exitScriptError
 	}
-	fmt.Println(run.Summary())
+	// A record is anyone's text: its control characters are shown as
+	// escapes, never sent to the terminal.
+	fmt.Println(escapeTerm(run.Summary()))
 	if t != "" {
 		fmt.Println()
-		fmt.Println(t)
+		fmt.Println(escapeTerm(t))
 	}
 	if charts {
 		return showCharts(args[0], run)
@@ -58,7 +60,7 @@ func showCharts(path string, run *record.Run) int {
 	}
 	if t != "" {
 		fmt.Println()
-		fmt.Println(t)
+		fmt.Println(escapeTerm(t))
 	}
 	return exitOK
 }

@@ -76,7 +76,8 @@ func TestHostFlagRecord(t *testing.T) {
 	if !strings.Contains(run.Summary(), fmt.Sprintf("tests aimed at 127.0.0.1 port %d", d.port)) {
 		t.Errorf("summary does not name the target:\n%s", run.Summary())
 	}
-	r = netscript(t, 60*time.Second, "replay", rec)
+	// The record's target is its author's choice, not the person's: allowed here.
+	r = netscript(t, 60*time.Second, "--yes", "--allow-net=127.0.0.1", "replay", rec)
 	if r.code != 0 || !strings.Contains(r.stderr, fmt.Sprintf("go to 127.0.0.1 port %d (netscript serve, from the record)", d.port)) {
 		t.Errorf("replay: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
@@ -298,7 +299,11 @@ func TestServeFlagErrors(t *testing.T) {
 
 // TestScriptsAimed runs every script in scripts/ with --host at a daemon:
 // each succeeds, and every test it ran went to the daemon (the record
-// says where each result's test went).
+// says where each result's test went). On a loaded machine a test of
+// 0.1 s may complete no transaction: --keep-going keeps such a test as a
+// failed result, the script runs to its end, and the exit status 3 of
+// such a run is accepted when every failure was a test that did no work,
+// which says the machine was busy, not where the test went.
 func TestScriptsAimed(t *testing.T) {
 	d := startDaemon(t, nil)
 	files, err := filepath.Glob("../../scripts/*.star")
@@ -311,13 +316,29 @@ func TestScriptsAimed(t *testing.T) {
 				t.Skip("needs a cluster's agents; starlib/fleet's TestKubeMesh runs it")
 			}
 			rec := filepath.Join(t.TempDir(), "run.json")
-			r := netscript(t, 3*time.Minute, "-q", "--record", rec, "--host", fmt.Sprintf("127.0.0.1:%d", d.port), f, "duration=0.1")
-			if r.code != 0 {
+			r := netscript(t, 3*time.Minute, "-q", "--keep-going", "--record", rec, "--host", fmt.Sprintf("127.0.0.1:%d", d.port), f, "duration=0.1")
+			if r.code != 0 && r.code != exitTestsFailed {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 			}
 			run, err := record.ReadRun(rec)
 			if err != nil {
 				t.Fatal(err)
+			}
+			failed := 0
+			for _, rr := range run.Results {
+				if !rr.Result.Failed() {
+					continue
+				}
+				failed++
+				if e := rr.Result.Error; !strings.Contains(e, "no transaction completed") && !strings.Contains(e, "no byte") {
+					t.Errorf("%s %q failed, not for want of work: %s", rr.Result.Test, rr.Result.Brand, e)
+				}
+			}
+			if (failed > 0) != (r.code == exitTestsFailed) {
+				t.Errorf("exit %d with %d failed tests\nstderr:\n%s", r.code, failed, r.stderr)
+			}
+			if failed > 0 {
+				t.Logf("%d of %d tests did no work on this busy machine: %s", failed, len(run.Results), strings.TrimSpace(r.stderr))
 			}
 			if len(run.Results) == 0 {
 				t.Fatal("no results")

@@ -69,6 +69,13 @@ type Result struct {
 	// must be read (no control connection, Fast Open that could not work).
 	Notes []string `json:"notes"`
 
+	// Error is why the test failed, for a test whose failure was kept as
+	// its result (keep_going=True, --keep-going); "" for a test that
+	// ended well. A failed result's figures are what it measured before
+	// the failure (often nothing) and are never a measurement of the
+	// test; see Failed.
+	Error string `json:"error,omitempty"`
+
 	// Flows holds each flow's own figures, in order (one entry for a test
 	// of one flow); the fields above are their aggregate: summed counts
 	// and throughput, latency from the merged histograms.
@@ -106,6 +113,10 @@ type Result struct {
 	// zerocopy=True; else None.
 	ZeroCopy *ZeroCopy `json:"zerocopy"`
 }
+
+// Failed reports whether r is the result of a test that failed and was
+// kept going past (its Error says why).
+func (r *Result) Failed() bool { return r != nil && r.Error != "" }
 
 // Latency is the distribution of transaction times, in microseconds.
 type Latency struct {

@@ -62,6 +62,14 @@ func TestMuxStreams(t *testing.T) {
 				r   *result.Result
 				err error
 			}
+			// The previous test's server threads end as their goroutines
+			// do, which on a loaded machine may be after its client had
+			// its result: wait for them, so only this test's are counted.
+			for deadline := time.Now().Add(20 * time.Second); threadsOn(bound) > 0; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("waiting for the previous test's %d threads bound to CPU %d to end: still there after 20 s", threadsOn(bound), bound)
+				}
+			}
 			done := make(chan outcome, 1)
 			go func() {
 				r, err := client.Run(context.Background(), s, client.Options{Threads: th})

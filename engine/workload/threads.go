@@ -203,13 +203,20 @@ const (
 )
 
 // settle gives back the ended threads' stacks, then, while the daemon
-// stays idle, the heap freed since, settleRounds times.
+// stays idle, the heap freed since, settleRounds times. The later rounds
+// run on timers, so no goroutine waits between them.
 func (t *Threads) settle() {
 	freeStacks()
-	wait := settleWait
-	for range settleRounds {
-		time.Sleep(wait)
-		wait *= 2
+	t.settleAfter(settleWait, settleRounds)
+}
+
+// settleAfter gives back the freed heap after wait if the daemon is still
+// idle then, and schedules the next of rounds rounds at twice the wait.
+func (t *Threads) settleAfter(wait time.Duration, rounds int) {
+	if rounds == 0 {
+		return
+	}
+	time.AfterFunc(wait, func() {
 		t.mu.Lock()
 		idle := t.active <= t.resident
 		t.mu.Unlock()
@@ -217,7 +224,8 @@ func (t *Threads) settle() {
 			return
 		}
 		debug.FreeOSMemory()
-	}
+		t.settleAfter(2*wait, rounds-1)
+	})
 }
 
 // freeStacks returns to the kernel the memory the heap no longer uses,

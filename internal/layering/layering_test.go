@@ -60,6 +60,7 @@ var layers = []struct {
 	{1, "netscript/internal/imagebuild", false},
 	{1, "netscript/fleet", false},  // agents and mesh plans, no Kubernetes
 	{2, "netscript/fleet/", false}, // the finders: the Kubernetes API, DNS
+	{1, "netscript/internal/leakcheck", false},
 	{1, "netscript/session/", false},
 	{2, "netscript/session", false},
 	{3, "netscript/starlib/module", false},

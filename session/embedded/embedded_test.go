@@ -21,6 +21,7 @@ import (
 	"netscript/engine/server"
 	"netscript/engine/sock"
 	"netscript/engine/spec"
+	"netscript/internal/leakcheck"
 )
 
 // childArg makes this test binary the server's side: Start runs it as
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == childArg {
 		os.Exit(child(os.Args[2:]))
 	}
-	os.Exit(m.Run())
+	os.Exit(leakcheck.Main(m)) // and nothing it started is left
 }
 
 // child is the server's side as cmd/netscript's serve runs it.

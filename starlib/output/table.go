@@ -30,6 +30,7 @@ func Table(rows []starlark.Value, fields []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	notes := markFailed(rows, cells)
 	cols := make([]tableColumn, len(fields))
 	for j, f := range fields {
 		c := tableColumn{head: tableHeader(f, rows), numeric: true}
@@ -38,7 +39,7 @@ func Table(rows []starlark.Value, fields []string) (string, error) {
 		}
 		for i := range rows {
 			c.width = max(c.width, len(cells[i][j].text))
-			if !cells[i][j].number && cells[i][j].text != "-" {
+			if !cells[i][j].number && !cells[i][j].none {
 				c.numeric = false
 			}
 		}
@@ -51,7 +52,61 @@ func Table(rows []starlark.Value, fields []string) (string, error) {
 		}
 		writeTableBlock(&b, cols, block, cells)
 	}
+	if len(notes) > 0 {
+		b.WriteString("\n" + strings.Join(notes, "\n"))
+	}
 	return b.String(), nil
+}
+
+// failedText is the cell of a figure a failed test did not measure.
+const failedText = "failed"
+
+// markFailed shows the unmeasured cells of failed tests' rows as failed,
+// not as "-", and returns the lines that say why each failed, for below
+// the table.
+func markFailed(rows []starlark.Value, cells [][]outCell) []string {
+	var notes []string
+	for i, r := range rows {
+		msg := rowError(r)
+		if msg == "" {
+			continue
+		}
+		for j := range cells[i] {
+			if cells[i][j].none {
+				cells[i][j].text = failedText
+			}
+		}
+		notes = append(notes, fmt.Sprintf("row %d failed: %s", i+1, msg))
+	}
+	return notes
+}
+
+// rowError is the error of a row that is a failed test's result, "" for
+// any other row.
+func rowError(row starlark.Value) string {
+	v, err := values.Field(row, "error")
+	if err != nil {
+		return ""
+	}
+	s, _ := starlark.AsString(v)
+	return s
+}
+
+// withError adds the error column to fields when a row failed and fields
+// leave it out, so csv() and kv() never show a failed test as a row of
+// empty figures alone.
+func withError(rows []starlark.Value, fields []string) []string {
+	for _, f := range fields {
+		if f == "error" {
+			return fields
+		}
+	}
+	for _, r := range rows {
+		if rowError(r) != "" {
+			return append(fields[:len(fields):len(fields)], "error")
+		}
+	}
+	return fields
 }
 
 type tableColumn struct {
@@ -128,6 +183,7 @@ func CSVRows(rows []starlark.Value, fields []string, header bool) (string, error
 	if len(fields) == 0 {
 		return "", nil
 	}
+	fields = withError(rows, fields)
 	paths, names := columns(rows, fields)
 	cells, err := outGrid(rows, paths, "")
 	if err != nil {
@@ -154,6 +210,7 @@ func CSVRows(rows []starlark.Value, fields []string, header bool) (string, error
 // selector such as p99_latency keeps netperf's name, P99_LATENCY), strings
 // double-quoted so a shell can source the text. No final newline.
 func KV(row starlark.Value, fields []string) (string, error) {
+	fields = withError([]starlark.Value{row}, fields)
 	paths, names := columns([]starlark.Value{row}, fields)
 	cells, err := outGrid([]starlark.Value{row}, paths, "")
 	if err != nil {

@@ -6,7 +6,9 @@ import (
 	"go.starlark.net/starlark"
 	"gonum.org/v1/plot/vg"
 
+	"netscript/session"
 	"netscript/starlib/module"
+	"netscript/starlib/thread"
 	"netscript/starlib/values"
 )
 
@@ -49,14 +51,23 @@ type pictureArgs struct {
 // draw opens the file first (a wrong extension or an unwritable path is
 // reported before anything is drawn), then builds the figure and writes it;
 // a figure that cannot be built leaves the file already there as it was.
-func (a pictureArgs) draw(b *starlark.Builtin, build func() (Drawable, error)) (starlark.Value, error) {
+func (a pictureArgs) draw(th *starlark.Thread, b *starlark.Builtin, build func() (Drawable, error)) (starlark.Value, error) {
 	if a.file == "" {
 		return nil, fmt.Errorf("%s: file is required, such as file=\"sweep.svg\"", b.Name())
 	}
 	if a.width <= 0 || a.height <= 0 {
 		return nil, fmt.Errorf("%s: width and height are pixels above 0, got %d x %d", b.Name(), a.width, a.height)
 	}
-	f, format, err := Create(a.file)
+	var perms *session.Permissions
+	maxPoints := 0
+	if sess, err := thread.Session(th); err == nil {
+		perms, maxPoints = sess.Perms, sess.Limits.PicturePoints
+		if max := sess.Limits.PicturePixels; max > 0 && int64(a.width)*int64(a.height) > max {
+			return nil, fmt.Errorf("%s: %w", b.Name(), &session.LimitError{
+				What: fmt.Sprintf("a picture of %d x %d pixels is larger than %d pixels", a.width, a.height, max), Flag: "--max-picture-pixels N"})
+		}
+	}
+	f, format, err := Create(perms, a.file)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
@@ -67,6 +78,9 @@ func (a pictureArgs) draw(b *starlark.Builtin, build func() (Drawable, error)) (
 	g, err := build()
 	if err != nil {
 		return fail(err)
+	}
+	if n := points(g); maxPoints > 0 && n > maxPoints {
+		return fail(&session.LimitError{What: fmt.Sprintf("a picture of %d points is more than %d", n, maxPoints), Flag: "--max-picture-points N"})
 	}
 	// gonum draws PNG at 96 dots per inch.
 	px := func(n int) vg.Length { return vg.Length(n) * vg.Inch / 96 }
@@ -80,7 +94,7 @@ func (a pictureArgs) draw(b *starlark.Builtin, build func() (Drawable, error)) (
 }
 
 // plotBuiltin: plot(results, x=None, y="throughput", series=None, file, ...).
-func plotBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func plotBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rv, xv, sv starlark.Value = nil, starlark.None, starlark.None
 	s := PlotSpec{}
 	p := pictureArgs{width: plotWidthPx, height: plotHeightPx}
@@ -97,11 +111,11 @@ func plotBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err != nil {
 		return nil, err
 	}
-	return p.draw(b, func() (Drawable, error) { return SweepFigure(rows, s) })
+	return p.draw(th, b, func() (Drawable, error) { return SweepFigure(rows, s) })
 }
 
 // latencyPlotBuiltin: latency_plot(results, file, kind="cdf", title=None).
-func latencyPlotBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func latencyPlotBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rv starlark.Value
 	kind, title := CDF, ""
 	p := pictureArgs{width: plotWidthPx, height: plotHeightPx}
@@ -113,11 +127,11 @@ func latencyPlotBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
-	return p.draw(b, func() (Drawable, error) { return LatencyFigure(rows, kind, title) })
+	return p.draw(th, b, func() (Drawable, error) { return LatencyFigure(rows, kind, title) })
 }
 
 // timeseriesBuiltin: timeseries(results, file, y="throughput", per_flow=False, title=None).
-func timeseriesBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func timeseriesBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rv starlark.Value
 	y, title, perFlow := "throughput", "", false
 	p := pictureArgs{width: plotWidthPx, height: plotHeightPx}
@@ -129,11 +143,11 @@ func timeseriesBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, err
 	}
-	return p.draw(b, func() (Drawable, error) { return TimeseriesFigure(rows, y, perFlow, title) })
+	return p.draw(th, b, func() (Drawable, error) { return TimeseriesFigure(rows, y, perFlow, title) })
 }
 
 // barsBuiltin: bars(values, file, labels=None, title=None).
-func barsBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func barsBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rv, lv starlark.Value = nil, starlark.None
 	title := ""
 	p := pictureArgs{width: plotWidthPx, height: plotHeightPx}
@@ -149,7 +163,7 @@ func barsBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err != nil {
 		return nil, err
 	}
-	return p.draw(b, func() (Drawable, error) { return BarsFigure(vals, labels, title) })
+	return p.draw(th, b, func() (Drawable, error) { return BarsFigure(vals, labels, title) })
 }
 
 // chartBuiltin: chart(values, kind=None, ...) returns the text chart.
@@ -279,4 +293,19 @@ func fieldNames(b *starlark.Builtin, xv, sv starlark.Value) (string, string, err
 		out[i] = s
 	}
 	return out[0], out[1], nil
+}
+
+// points counts what a picture draws: each series' points, each bar.
+func points(g Drawable) int {
+	switch g := g.(type) {
+	case *Figure:
+		n := 0
+		for _, s := range g.Series {
+			n += len(s.Points) + len(s.Marks)
+		}
+		return n
+	case *Bars:
+		return len(g.Bars)
+	}
+	return 0
 }

@@ -185,7 +185,9 @@ func TestPictureSVG(t *testing.T) {
 		texts  []string
 	}{
 		{"sweep", `out = plot(rr + mixed, x = "config.request", series = "test", file = dir + "/sweep.svg", title = "size sweep")`,
-			3, 0, 0, []string{"size sweep", "config.request", "throughput (Trans/s)", "TCP_RR", "TCP_CRR", "UDP_RR"}},
+			3, 0, 0, []string{"size sweep", "config.request (bytes)", "throughput (Trans/s)", "TCP_RR", "TCP_CRR", "UDP_RR"}},
+		{"a log axis says what it left out", `out = plot([{"x": x, "throughput": 5.0 + x, "units": "Trans/s"} for x in [0, 1, 10]], x = "x", logx = True, file = dir + "/logx.svg")`,
+			1, 0, 0, []string{"x (log scale: 1 point at or below 0 not shown)"}},
 		{"sweep points", `out = plot(rr, x = "config.burst", y = "latency.p99", file = dir + "/p99.svg", xlabel = "burst", ylabel = "p99 (us)")`,
 			1, 3, 0, []string{"burst", "p99 (us)"}},
 		{"confidence", `out = plot([c1, c2], file = dir + "/ci.svg", title = "two configurations")`,
@@ -216,6 +218,7 @@ func TestPictureSVG(t *testing.T) {
 				t.Fatalf("returned %v, not the path", out)
 			}
 			s := readSVG(t, path)
+			checkFontsEmbedded(t, path)
 			if len(s.lines) != c.series {
 				t.Errorf("%d series (colours %v), want %d", len(s.lines), s.lines, c.series)
 			}
@@ -381,4 +384,49 @@ func TestPictureHelp(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkFontsEmbedded: every font the SVG at path names is in it, as an
+// @font-face, so its text is drawn with the metrics it was laid out with
+// on a system that lacks the font (the legend then stays clear of the
+// lines), not in a stand-in of other widths.
+func checkFontsEmbedded(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	embedded := map[string]bool{}
+	for _, face := range strings.Split(text, "@font-face")[1:] {
+		if fam, ok := cutBetween(face, `font-family:"`, `"`); ok && strings.Contains(face, "src: url(data:font/ttf") {
+			embedded[fam] = true
+		}
+	}
+	used := 0
+	for _, part := range strings.Split(text, "font-family:")[1:] {
+		fam := strings.Trim(strings.SplitN(strings.SplitN(part, ";", 2)[0], "\n", 2)[0], `" `)
+		if fam == "" {
+			continue
+		}
+		used++
+		if !embedded[fam] {
+			t.Errorf("the SVG names font %q without embedding it (embedded: %v)", fam, embedded)
+			return
+		}
+	}
+	if used == 0 {
+		t.Errorf("the SVG names no font")
+	}
+}
+
+// cutBetween returns the text of s between the first before and the next
+// after.
+func cutBetween(s, before, after string) (string, bool) {
+	_, rest, ok := strings.Cut(s, before)
+	if !ok {
+		return "", false
+	}
+	v, _, ok := strings.Cut(rest, after)
+	return v, ok
 }

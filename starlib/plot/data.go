@@ -54,9 +54,12 @@ func SweepFigure(rows []starlark.Value, s PlotSpec) (*Figure, error) {
 	}
 	f := &Figure{Title: s.Title, XLabel: s.XLabel, YLabel: s.YLabel, LogX: s.LogX, LogY: s.LogY}
 	if f.XLabel == "" {
-		f.XLabel = s.X
+		f.XLabel = withUnits(s.X, values.FieldUnit(s.X))
 	}
 	if f.YLabel == "" {
+		if units == "" {
+			units = values.FieldUnit(s.Y)
+		}
 		f.YLabel = withUnits(s.Y, units)
 		if s.Y == "mean" {
 			metric, _ := plotField(rows[0], "metric")

@@ -13,6 +13,9 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"netscript/session"
 )
 
 // Point is one measured value; Low and High bound it when Err is set (a
@@ -75,8 +78,9 @@ var formats = []string{".svg", ".png", ".pdf"}
 
 // Create opens path for a picture, before anything is drawn, so that a
 // wrong extension or an unwritable path costs no drawing. It returns the
-// open file and the format its extension names.
-func Create(path string) (*Pending, string, error) {
+// open file and the format its extension names. perms decide where path
+// may be (nil: anywhere).
+func Create(perms *session.Permissions, path string) (*Pending, string, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	ok := false
 	for _, f := range formats {
@@ -85,7 +89,7 @@ func Create(path string) (*Pending, string, error) {
 	if !ok {
 		return nil, "", fmt.Errorf("file %q: the extension says the format; use .svg, .png or .pdf", path)
 	}
-	f, err := NewPending(path)
+	f, err := NewPending(perms, path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -95,7 +99,7 @@ func Create(path string) (*Pending, string, error) {
 // Save draws g (a *Figure or *Bars) into path, in the format its extension
 // names, w by h (0 for the defaults).
 func Save(g Drawable, path string, w, h vg.Length) error {
-	f, format, err := Create(path)
+	f, format, err := Create(nil, path)
 	if err != nil {
 		return err
 	}
@@ -118,13 +122,24 @@ func Write(g Drawable, out io.Writer, format string, w, h vg.Length) error {
 	if err != nil {
 		return err
 	}
-	c, err := draw.NewFormattedCanvas(w, h, format)
+	c, err := newCanvas(w, h, format)
 	if err != nil {
 		return err
 	}
 	drawBesideLegend(p, draw.New(c))
 	_, err = c.WriteTo(out)
 	return err
+}
+
+// newCanvas returns the canvas of a picture in format. An SVG carries
+// the fonts its text was laid out with (as a PDF does by default): an SVG
+// that only names them is drawn in whatever font the viewer's system has,
+// whose wider text then runs over the lines beside it.
+func newCanvas(w, h vg.Length, format string) (vg.CanvasWriterTo, error) {
+	if format == "svg" {
+		return vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(true)), nil
+	}
+	return draw.NewFormattedCanvas(w, h, format)
 }
 
 // drawBesideLegend draws p with its legend in a column of its own at the
@@ -172,13 +187,19 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 		p.NominalX(f.XNames...)
 	}
 	p.Legend.TextStyle.Font.Size = vg.Points(10)
+	var leftX, leftY int // points a log axis cannot show
 	for i, s := range f.Series {
 		xys := make(plotter.XYs, 0, len(s.Points))
 		var errs plotter.YErrors
 		var errXYs plotter.XYs
 		for _, pt := range s.Points {
-			if f.LogX && pt.X <= 0 || f.LogY && pt.Y <= 0 {
-				continue // cannot be shown on a log axis
+			switch {
+			case f.LogX && pt.X <= 0:
+				leftX++ // cannot be shown on a log axis
+				continue
+			case f.LogY && pt.Y <= 0:
+				leftY++
+				continue
 			}
 			xys = append(xys, plotter.XY{X: pt.X, Y: pt.Y})
 			if pt.Err {
@@ -233,6 +254,10 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 			p.Legend.Add(clip(s.Name, 36)+" ", thumbs...)
 		}
 	}
+	// A log axis says what it left out, so a missing point is not taken
+	// for one that was never measured.
+	p.X.Label.Text += leftOut(leftX)
+	p.Y.Label.Text += leftOut(leftY)
 	if f.XZero {
 		p.X.Min = math.Min(p.X.Min, 0)
 	}
@@ -240,6 +265,18 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 		p.Y.Min = 0 // from zero, so that a small difference looks small
 	}
 	return p, nil
+}
+
+// leftOut is what an axis title adds for n points its log scale could
+// not show (at or below 0), "" for none.
+func leftOut(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " (log scale: 1 point at or below 0 not shown)"
+	}
+	return fmt.Sprintf(" (log scale: %d points at or below 0 not shown)", n)
 }
 
 // addMarks draws the percentile marks of a series: a ring each, and for

@@ -117,7 +117,7 @@ func light(c color.Color) bool {
 }
 
 // heatmapBuiltin: heatmap(points, x, y, z, file, title=None, ...).
-func heatmapBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func heatmapBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var pv starlark.Value
 	var x, y, z string
 	h := &Heat{}
@@ -179,7 +179,7 @@ func heatmapBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		h.Values[len(h.Rows)-1-row[plainString(c.y)]][col[plainString(c.x)]] = c.v
 	}
 	slices.Reverse(h.Rows)
-	return p.draw(b, func() (Drawable, error) { return h, nil })
+	return p.draw(th, b, func() (Drawable, error) { return h, nil })
 }
 
 // categories returns the distinct values of vs as names, in numeric

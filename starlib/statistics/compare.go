@@ -46,7 +46,9 @@ significant more often (6.2 % at runs=2 with standard deviations 1 and 10,
 
   c = compare(lambda: tcp_rr(duration=5),
               lambda: tcp_rr(duration=5, nodelay=True))
-  print(c.delta_pct, c.low_pct, c.high_pct, c.significant)`
+  print(c)  # both means with their unit, the delta and its interval
+  print("%s %% (%s .. %s %%)" % (format(c.delta_pct, "+.1f"),
+        format(c.low_pct, "+.1f"), format(c.high_pct, "+.1f")), c.significant)`
 
 // compareBuiltin implements compare(); see compareDoc.
 func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -89,6 +91,7 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	var vals [2][]float64
 	var rets [2][]starlark.Value
 	var seq strings.Builder
+	var failed [2]failedRuns
 	for k, side := range order {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("%s: %w", b.Name(), err)
@@ -100,9 +103,19 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		if err != nil {
 			return nil, fmt.Errorf("%s: run %d of %d (%s): %w", b.Name(), k+1, len(order), labels[side], err)
 		}
+		if failed[side].add(m) {
+			seq.WriteString(labels[side]) // lower case: this run failed
+			continue
+		}
 		vals[side] = append(vals[side], m.value)
 		rets[side] = append(rets[side], m.ret)
 		seq.WriteString(strings.ToUpper(labels[side]))
+	}
+	for side := range failed {
+		if len(vals[side]) < 2 {
+			return nil, fmt.Errorf("%s: %d of %d runs of %s failed (the first: %s), leaving too few to compare",
+				b.Name(), failed[side].n, runs, labels[side], failed[side].first)
+		}
 	}
 	cmp, err := stats.Compare(vals[0], vals[1], float64(level))
 	if err != nil {
@@ -132,6 +145,8 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	f.Set("stddev_a", starlark.Float(sampleStddev(vals[0])))
 	f.Set("stddev_b", starlark.Float(sampleStddev(vals[1])))
 	f.Set("order", starlark.String(seq.String()))
+	f.Set("failed_a", starlark.MakeInt(failed[0].n))
+	f.Set("failed_b", starlark.MakeInt(failed[1].n))
 	f.Set("values_a", floatList(vals[0]))
 	f.Set("values_b", floatList(vals[1]))
 	f.Set("results_a", frozenList(rets[0]))
@@ -152,9 +167,13 @@ func compareBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		if units != "" {
 			u = " " + units
 		}
-		return fmt.Sprintf("<comparison %s: a %s, b %s%s, delta %s (%s), %s interval %s .. %s: %s (%d runs each)>",
+		fails := ""
+		if n := failed[0].n + failed[1].n; n > 0 {
+			fails = fmt.Sprintf("; failed and left out: %d of a, %d of b", failed[0].n, failed[1].n)
+		}
+		return fmt.Sprintf("<comparison %s: a %s, b %s%s, delta %s (%s), %s interval %s .. %s: %s (%d runs each%s)>",
 			name, num(cmp.MeanA), num(cmp.MeanB), u, signed(cmp.Delta), signedPct(cmp.DeltaPct),
-			pct(cmp.Level), signed(cmp.Low), signed(cmp.High), verdict, runs)
+			pct(cmp.Level), signed(cmp.Low), signed(cmp.High), verdict, runs, fails)
 	})
 	f.Freeze()
 	return f, nil

@@ -73,7 +73,9 @@ with the achieved widths: the variability must be investigated before the
 figures are trusted.
 
   c = confidence(lambda: tcp_rr(duration=10), level=99, width=1, max=30)
-  print(c.mean, c.width, c.iterations, c.met, c.latency.p99)`
+  print(c)  # the mean with its unit, +/- half the width, met or not
+  print("%s %s, p99 %s us" % (format(c.mean, ",.0f"), c.units,
+                              format(c.latency.p99, ".1f")))`
 
 // confidenceBuiltin implements confidence(); see confidenceDoc.
 func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -110,6 +112,7 @@ func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 	ctx := thread.Context(th)
 
 	var rets []starlark.Value
+	var failed failedRuns
 	iterate := func(i int) ([]float64, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -118,6 +121,17 @@ func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 			env.Progress.Iteration(b.Name(), i, spec.Max)
 		}
 		m, err := call(th, "fn", fn, metric, explicit)
+		for err == nil && failed.add(m) {
+			// A failed test gives no value: the iteration runs again,
+			// up to max failures in all.
+			if failed.n >= spec.Max {
+				return nil, fmt.Errorf("fn's test failed %d times (the first: %s)", failed.n, failed.first)
+			}
+			if err = ctx.Err(); err != nil {
+				return nil, err
+			}
+			m, err = call(th, "fn", fn, metric, explicit)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -138,9 +152,9 @@ func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 	}
 	c, err := stats.RunConfidence(spec, iterate)
 	if err != nil {
-		return nil, partialConfidence(err, c, rets, metric)
+		return nil, partialConfidence(err, c, rets, metric, failed)
 	}
-	v, err := confidenceValue(c, rets, unitsOf(rets[0], metric))
+	v, err := confidenceValue(c, rets, unitsOf(rets[0], metric), failed)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +169,8 @@ func confidenceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 }
 
 // confidenceValue builds the value confidence() returns.
-func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string) (*values.Fields, error) {
+// failed counts the runs whose test failed and were run again.
+func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string, failed failedRuns) (*values.Fields, error) {
 	iv := c.Intervals[0]
 	spec := c.Spec
 	f := values.NewFields("confidence")
@@ -193,6 +208,7 @@ func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string) (
 		f.Set(name, meanOfField(rets, name))
 	}
 	f.Set("partial", starlark.False) // partialConfidence sets True
+	f.Set("failed", starlark.MakeInt(failed.n))
 	f.SetString(func() string {
 		state := fmt.Sprintf("met after %d iterations", c.Iterations)
 		if !c.Met {
@@ -202,8 +218,12 @@ func confidenceValue(c *stats.Confidence, rets []starlark.Value, units string) (
 		if units != "" {
 			u = " " + units
 		}
-		return fmt.Sprintf("<confidence %s %s%s +/-%s @ %s conf.: %s (width %s, target %s)>",
-			spec.Names[0], num(iv.Mean), u, pct(c.Widths[0]/2), pct(spec.Level), state, pct(c.Widths[0]), pct(spec.Width))
+		fails := ""
+		if failed.n > 0 {
+			fails = fmt.Sprintf("; %d failed runs left out", failed.n)
+		}
+		return fmt.Sprintf("<confidence %s %s%s +/-%s @ %s conf.: %s (width %s, target %s%s)>",
+			spec.Names[0], num(iv.Mean), u, pct(c.Widths[0]/2), pct(spec.Level), state, pct(c.Widths[0]), pct(spec.Width), fails)
 	})
 	f.Freeze()
 	return f, nil

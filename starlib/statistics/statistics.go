@@ -129,6 +129,9 @@ func metricArg(builtin string, v starlark.Value) (metric string, explicit bool, 
 type measure struct {
 	ret   starlark.Value
 	value float64
+	// failed is the error of a failed test's result that fn returned
+	// (keep_going=True, --keep-going): it has no value, and is counted.
+	failed string
 }
 
 // call calls fn (who says which argument it is, for messages) and extracts
@@ -140,8 +143,47 @@ func call(th *starlark.Thread, who string, fn starlark.Value, metric string, exp
 	if err != nil {
 		return measure{}, err
 	}
+	if msg := failedResult(ret); msg != "" {
+		return measure{ret: ret, failed: msg}, nil
+	}
 	v, err := metricValue(who, ret, metric, explicit)
 	return measure{ret: ret, value: v}, err
+}
+
+// failedResult is the error of ret when it is a failed test's result
+// (ok False), else "".
+func failedResult(ret starlark.Value) string {
+	if !hasFields(ret) {
+		return ""
+	}
+	ok, err := values.Field(ret, "ok")
+	if err != nil || ok != starlark.False {
+		return ""
+	}
+	msg, err := values.Field(ret, "error")
+	if err != nil {
+		return "failed"
+	}
+	s, _ := starlark.AsString(msg)
+	return s
+}
+
+// failedRuns counts the runs whose test failed, and keeps the first error.
+type failedRuns struct {
+	n     int
+	first string
+}
+
+// add counts m if it failed, and reports whether it did.
+func (f *failedRuns) add(m measure) bool {
+	if m.failed == "" {
+		return false
+	}
+	if f.n == 0 {
+		f.first = m.failed
+	}
+	f.n++
+	return true
 }
 
 // metricValue returns the value of metric in ret, what who returned.

@@ -39,7 +39,16 @@ func New(name string, s *session.Session, ctx context.Context) *starlark.Thread 
 	}
 	th.SetLocal(localSession, s)
 	th.SetLocal(localCtx, ctx)
+	limitSteps(th, s)
 	return th
+}
+
+// limitSteps gives th the session's step budget (Limits.Steps), if any:
+// each thread of a run, its loads and its parallel branches, has it.
+func limitSteps(th *starlark.Thread, s *session.Session) {
+	if s != nil && s.Limits.Steps > 0 {
+		th.SetMaxExecutionSteps(s.Limits.Steps)
+	}
 }
 
 // SetContext replaces the thread's cancellation context (the REPL gives each
@@ -53,6 +62,8 @@ func NewLoad(th *starlark.Thread, name string) *starlark.Thread {
 	for _, k := range []string{localSession, localCtx} {
 		child.SetLocal(k, th.Local(k))
 	}
+	s, _ := th.Local(localSession).(*session.Session)
+	limitSteps(child, s)
 	return child
 }
 
@@ -65,6 +76,8 @@ func NewBranch(th *starlark.Thread, name string, ctx context.Context, gate clien
 	bt.SetLocal(localSession, th.Local(localSession))
 	bt.SetLocal(localCtx, ctx)
 	bt.SetLocal(localGate, gate)
+	s, _ := th.Local(localSession).(*session.Session)
+	limitSteps(bt, s)
 	if r := th.Local(localReporter); r != nil {
 		bt.SetLocal(localReporter, r)
 	}

@@ -62,9 +62,46 @@ func (r *Record) String() string {
 // a measurement has, as table() prints them (to_dict() keeps every digit).
 func fieldText(path string, v starlark.Value) string {
 	if f, ok := v.(starlark.Float); ok && !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) {
+		if u := unitOf(path); u != "" {
+			return FloatText(path, float64(f)) + " " + u
+		}
 		return FloatText(path, float64(f))
 	}
 	return v.String()
+}
+
+// FieldUnit is the unit of the result field at path ("latency.p99",
+// "config.request", "elapsed"), as an axis title or a printed record
+// gives it: "" for a count, or a figure whose unit the result names
+// itself (throughput and its units).
+func FieldUnit(path string) string {
+	if !strings.Contains(path, ".") {
+		path = "result." + path
+	}
+	if typ, name, _ := strings.Cut(path, "."); typ == "config" {
+		switch name {
+		case "request", "response", "send_size", "recv_size", "bytes":
+			return "bytes"
+		}
+	}
+	return unitOf(path)
+}
+
+// unitOf is the unit a record's printed form gives the figure at path
+// (a record's type and field, "latency.p99"), "" for one that has none
+// or whose unit the record itself names (a throughput and its units).
+func unitOf(path string) string {
+	typ, name, _ := strings.Cut(path, ".")
+	switch {
+	case typ == "latency" && name != "count", typ == "censored":
+		return "us"
+	case typ == "config" && (name == "duration" || name == "timeout" || name == "interval"),
+		name == "elapsed", name == "start_skew", name == "first_skew":
+		return "s"
+	case strings.HasSuffix(name, "_cpu") || strings.HasSuffix(name, "_pct"):
+		return "%"
+	}
+	return ""
 }
 
 // Type returns the Starlark type name ("result", "latency", ...).
@@ -120,6 +157,11 @@ func (r *Record) Attr(name string) (starlark.Value, error) {
 	}
 	i, ok := fieldIndex(r.v.Type())[name]
 	if !ok {
+		if d, ok := derivedOf(r.v); ok {
+			if x, ok := d.Derived(name); ok {
+				return toStarlark(reflect.ValueOf(x)), nil
+			}
+		}
 		return nil, nil // starlark reports "has no .name field or method"
 	}
 	if !reported(r.v, name) {
@@ -137,9 +179,27 @@ func (r *Record) AttrNames() []string {
 	for n := range fieldIndex(r.v.Type()) {
 		names = append(names, n)
 	}
+	if d, ok := derivedOf(r.v); ok {
+		names = append(names, d.DerivedNames()...)
+	}
 	names = append(names, "to_dict")
 	sort.Strings(names)
 	return names
+}
+
+// derived is a struct with fields computed from its others (result.ok).
+type derived interface {
+	DerivedNames() []string
+	Derived(name string) (any, bool)
+}
+
+// derivedOf returns v's derived fields, if it has any.
+func derivedOf(v reflect.Value) (derived, bool) {
+	if !v.CanInterface() {
+		return nil, false
+	}
+	d, ok := v.Interface().(derived)
+	return d, ok
 }
 
 // partial is a struct some of whose fields its source may not report
@@ -213,6 +273,12 @@ func toPlain(v reflect.Value) starlark.Value {
 					continue
 				}
 				d.SetKey(starlark.String(name), toPlain(v.Field(i)))
+			}
+		}
+		if dv, ok := derivedOf(v); ok {
+			for _, name := range dv.DerivedNames() {
+				x, _ := dv.Derived(name)
+				d.SetKey(starlark.String(name), toPlain(reflect.ValueOf(x)))
 			}
 		}
 		return d

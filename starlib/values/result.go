@@ -17,6 +17,9 @@ func Summary(r *result.Result) string {
 	if r.Brand != "" {
 		s += fmt.Sprintf(" %q", r.Brand)
 	}
+	if r.Failed() {
+		return s + " FAILED: " + r.Error + ">"
+	}
 	s += fmt.Sprintf(" %.2f %s", r.Throughput, r.Units)
 	if r.Latency != nil && r.Latency.Count > 0 {
 		s += fmt.Sprintf(" p50=%.1fus p99=%.1fus", r.Latency.P50, r.Latency.P99)

@@ -53,6 +53,6 @@ func workloadHelp(w *spec.Workload) string {
 			fmt.Fprintf(&b, "      %s\n", line)
 		}
 	}
-	fmt.Fprintf(&b, "\nhelp(result) lists the fields of what it returns.\n  r = %s(duration=2)\n  print(r.throughput, r.units)", w.Name)
+	fmt.Fprintf(&b, "\nhelp(result) lists the fields of what it returns.\n  r = %s(duration=2)\n  print(format(r.throughput, \",.2f\"), r.units)", w.Name)
 	return b.String()
 }

@@ -145,6 +145,8 @@ var testOptions = []option{
 		}},
 	{"brand", "\"\"", "a tag carried into the result and every output (netperf -B)",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.Brand, err = toString(v); return }},
+	{"keep_going", "False", "whether a failure of this test (refused, nothing completed, the peer gone) is kept as a result with ok False and its error instead of ending the script, which still exits non-zero at its end (netscript --keep-going does it for every test)",
+		func(_ *spec.Spec, v starlark.Value) error { _, err := toBool(v); return err }}, // the session's, not the test's: see keepGoing
 	{"send_size", "the send buffer (16384 TCP, 65507 UDP)", "bytes per send call (netperf -- -m); for " + takersWhere("send_size", serverSends) + " the server's sends",
 		func(s *spec.Spec, v starlark.Value) (err error) { s.SendSize, err = toSize(v); return }},
 	{"recv_size", "the receive buffer", "bytes per receive call (netperf -- -M); for " + takersWhere("recv_size", (*spec.Workload).ClientSends) + " the server's receives",

@@ -31,13 +31,9 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 		if err != nil {
 			return nil, nameOnce(b.Name(), fmt.Errorf("%s: %w", b.Name(), advise(err, w)))
 		}
-		res, err := runSpec(th, s)
+		res, err := runSpec(th, s, b.Name(), keepGoing(kwargs))
 		if err != nil {
-			err = advise(err, w)
-			if strings.HasPrefix(err.Error(), b.Name()+": ") {
-				return nil, err // the engine named the workload already
-			}
-			return nil, nameOnce(b.Name(), fmt.Errorf("%s: %w", b.Name(), err))
+			return nil, err
 		}
 		return values.NewResult(res), nil
 	})
@@ -45,14 +41,42 @@ func newWorkloadBuiltin(w *spec.Workload) *starlark.Builtin {
 
 // runSpec runs one test through the session, in a script's terms, and
 // warns of what a user must know before trusting its result.
-func runSpec(th *starlark.Thread, s spec.Spec) (*result.Result, error) {
+func runSpec(th *starlark.Thread, s spec.Spec, name string, keep bool) (*result.Result, error) {
 	env, err := thread.Session(th)
 	if err != nil {
 		return nil, err
 	}
-	res, err := env.Run(thread.Context(th), s, session.RunOptions{Gate: thread.Gate(th), Words: scriptWords})
+	words := func(res *result.Result, err error, embedded bool) error {
+		return builtinError(name, s.Workload, scriptWords(res, err, embedded))
+	}
+	res, err := env.Run(thread.Context(th), s, session.RunOptions{Gate: thread.Gate(th), Words: words, KeepGoing: keep})
 	warn(env, s.Workload, res)
 	return res, err
+}
+
+// keepGoing reads the keep_going option of a call (its own or defaults()'s),
+// which parseSpec has checked: it is the session's policy for the test
+// (session.RunOptions.KeepGoing), not part of the test.
+func keepGoing(kwargs []starlark.Tuple) bool {
+	for _, kv := range kwargs {
+		if kv[0] == starlark.String("keep_going") {
+			return kv[1] == starlark.True
+		}
+	}
+	return false
+}
+
+// builtinError is err as the builtin called name returns it: advised, and
+// named once. A failed result kept going past carries the same text.
+func builtinError(name string, w *spec.Workload, err error) error {
+	if err == nil {
+		return nil
+	}
+	err = advise(err, w)
+	if strings.HasPrefix(err.Error(), name+": ") {
+		return err // the engine named the workload already
+	}
+	return nameOnce(name, fmt.Errorf("%s: %w", name, err))
 }
 
 // scriptWords words what the engine returned as a script reads it: the

@@ -1,0 +1,39 @@
+package leakcheck
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) { os.Exit(Main(m)) }
+
+// TestFinds: a child process and a listening socket are found while they
+// are there, and gone from what Find says once they are.
+func TestFinds(t *testing.T) {
+	if leaks := Find(); len(leaks) != 0 {
+		t.Fatalf("before: %v", leaks)
+	}
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	leaks := strings.Join(Find(), "\n")
+	if !strings.Contains(leaks, "sleep 60") || !strings.Contains(leaks, "listening socket") {
+		t.Errorf("Find missed the child or the listener:\n%s", leaks)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	l.Close()
+	if leaks := Wait(10 * time.Second); len(leaks) != 0 {
+		t.Errorf("after: %v", leaks)
+	}
+}
