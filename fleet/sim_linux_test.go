@@ -83,7 +83,7 @@ print(n)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	cmd := sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--json-lines", lines, "--record", record, file)
+	cmd := sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--allow-net", "--json-lines", lines, "--record", record, file)
 	start = time.Now()
 	out, err := cmd.CombinedOutput()
 	took := time.Since(start)

@@ -73,7 +73,7 @@ func TestKubeMesh(t *testing.T) {
 	lines, picture := filepath.Join(dir, "mesh.jsonl"), filepath.Join(dir, "mesh.png")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--json-lines", lines,
+	cmd := sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--allow-net", "--allow-write", dir, "--json-lines", lines,
 		"../../scripts/kube_mesh.star", "duration=0.3", "plot="+picture)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
 	var stdout, stderr bytes.Buffer
@@ -140,7 +140,7 @@ func TestKubeMesh(t *testing.T) {
 		}
 	}
 	dns := kubetest.DNS(t, sim.Ctl, "cluster.local", records...)
-	cmd = sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--json-lines", lines+".dns",
+	cmd = sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--allow-net", "--json-lines", lines+".dns",
 		"../../scripts/kube_mesh.star", "source=dns", "dns_server="+dns, "duration=0.3")
 	stdout.Reset()
 	stderr.Reset()
