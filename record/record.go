@@ -28,10 +28,11 @@ const Format = "netscript-run/1"
 
 // Run statuses.
 const (
-	RunOK          = "ok"
-	RunError       = "error"       // the script stopped with an error
-	RunInterrupted = "interrupted" // Ctrl-C or SIGTERM
-	RunFailed      = "failed"      // the script ran to its end, past tests that failed (keep_going, --keep-going)
+	RunOK           = "ok"
+	RunError        = "error"         // the script stopped with an error
+	RunInterrupted  = "interrupted"   // Ctrl-C or SIGTERM
+	RunFailed       = "failed"        // the script ran to its end, past tests that failed (keep_going, --keep-going)
+	RunChecksFailed = "checks failed" // the script ran to its end, no test failed, and a check() failed
 )
 
 // Run is one run of a script as `netscript --record FILE` keeps it: enough
@@ -57,6 +58,9 @@ type Run struct {
 	// Target is where the tests that named no host went (--host,
 	// $NETSCRIPT_HOST); null: the embedded server. replay aims there again.
 	Target *session.Target `json:"target,omitempty"`
+	// Checks are the check()s the script stated, in order, each with
+	// what it measured, its bound and whether it passed.
+	Checks []session.Check `json:"checks,omitempty"`
 }
 
 // RunScript is the program a run ran.

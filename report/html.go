@@ -43,6 +43,7 @@ func HTML(w io.Writer, run *record.Run) error {
 			return err
 		}
 	}
+	checksSection(&b, run)
 	b.WriteString("<h2>Results</h2>\n")
 	if err := resultTables(&b, run.Results); err != nil {
 		return err
@@ -339,3 +340,20 @@ func isNumber(s string) bool {
 }
 
 func esc(s string) string { return html.EscapeString(s) }
+
+// checksSection is the run's checks as a table, failed ones first in
+// the eye by their verdict; nothing without checks.
+func checksSection(b *bytes.Buffer, run *record.Run) {
+	if len(run.Checks) == 0 {
+		return
+	}
+	b.WriteString("<h2>Checks</h2>\n<table>\n<tr><th>check</th><th>verdict</th><th>measured</th><th>wanted</th></tr>\n")
+	for _, c := range run.Checks {
+		verdict := "pass"
+		if !c.Pass {
+			verdict = "<strong>FAIL</strong>"
+		}
+		fmt.Fprintf(b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", esc(c.Name), verdict, esc(c.Measured), esc(c.Bound))
+	}
+	b.WriteString("</table>\n")
+}

@@ -163,11 +163,16 @@ func looksLikeHost(v string) bool {
 	if _, err := netip.ParseAddr(host); err == nil {
 		return true
 	}
-	// A name: letters, digits, '-' and '.', with at least one letter, as
-	// DNS names are; "10" or "fast" alone is a number or a word too, and
-	// allowing a word costs nothing the person did not type.
+	// "10" or "fast" alone is a number or a word too, and allowing a word
+	// costs nothing the person did not type.
+	return NameChars(host)
+}
+
+// NameChars says whether s is made as DNS names are: letters, digits, '-'
+// and '.', with at least one letter.
+func NameChars(s string) bool {
 	letter := false
-	for _, r := range host {
+	for _, r := range s {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
 			letter = true

@@ -39,6 +39,9 @@ type Session struct {
 	// measured (test is netperf's name, "TCP_RR"), so a stream of
 	// results shows the failure where OnResult has no result to give.
 	OnFailed func(test, brand string, err error)
+	// OnCheck, if set, is given every check() the script states, as it
+	// is stated (--json-lines writes them).
+	OnCheck func(Check)
 
 	// Threads counts the data-path threads of the tests this session runs
 	// and of its embedded server.
@@ -83,6 +86,7 @@ type Session struct {
 
 	stateMu sync.Mutex
 	state   map[any]any // what front ends keep for the session, by key
+	checks  checkList   // the checks stated so far, under stateMu
 }
 
 // ResultFunc receives a test's result; err, if not nil, says why the test

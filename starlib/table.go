@@ -3,6 +3,7 @@ package starlib
 import (
 	"go.starlark.net/starlark"
 
+	"netscript/starlib/checks"
 	"netscript/starlib/concurrency"
 	"netscript/starlib/fleet"
 	"netscript/starlib/format"
@@ -28,6 +29,7 @@ var modules = []*module.Module{
 	concurrency.Module, // parallel(), aggregate()
 	std.Module,         // json, math, time, env()
 	fleet.Module,       // fleet: agents found in Kubernetes or DNS, mesh plans
+	checks.Module,      // check()
 	values.Module,      // no names: the help of results and their parts
 }
 

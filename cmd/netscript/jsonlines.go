@@ -57,7 +57,7 @@ func openJSONLines(path, runID string) (*jsonLines, error) {
 type jsonLine struct {
 	RunID   string          `json:"run_id"`
 	Seq     int             `json:"seq"`  // 1, 2, ... over the run's lines
-	Kind    string          `json:"kind"` // "result" or "interim"
+	Kind    string          `json:"kind"` // "result", "interim" or "check"
 	Time    time.Time       `json:"time"` // when the line was written, UTC
 	Test    string          `json:"test,omitempty"`
 	Brand   string          `json:"brand,omitempty"`
@@ -66,6 +66,7 @@ type jsonLine struct {
 	Error   *string         `json:"error,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Sample  json.RawMessage `json:"sample,omitempty"`
+	Check   *session.Check  `json:"check,omitempty"`
 }
 
 // Result writes the line of a finished test (session.Session.OnResult); err, if not
@@ -99,6 +100,13 @@ func (j *jsonLines) Interim(i client.Interim) {
 		return
 	}
 	j.write(jsonLine{Kind: "interim", Test: i.Test, Brand: i.Brand, Units: i.Units, Sample: json.RawMessage(d)})
+}
+
+// Check writes the line of a check() as the script states it
+// (session.Session.OnCheck): kind "check", with its name, measured value,
+// bound and whether it passed.
+func (j *jsonLines) Check(c session.Check) {
+	j.write(jsonLine{Kind: "check", Test: c.Test, Brand: c.Brand, Check: &c})
 }
 
 func (j *jsonLines) write(l jsonLine) {

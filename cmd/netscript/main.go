@@ -9,6 +9,7 @@
 //	netscript report RUN.json -o REPORT.html
 //	netscript serve [--listen ADDR:PORT ...] [--token-file FILE] [--allow-client[=any]] [--max-... bounds]
 //	netscript netperf [--script] NETPERF-ARGS...
+//	netscript monitor SCRIPT --every DUR --metrics-listen ADDR [--jitter F]
 //	netscript version
 package main
 
@@ -36,6 +37,7 @@ const (
 	exitScriptError = 1
 	exitUsage       = 2
 	exitTestsFailed = 3 // the script ran to its end past tests that failed
+	exitCheckFailed = 4 // the script ran to its end, no test failed, and a check() failed
 	exitInterrupted = 130
 )
 
@@ -55,6 +57,8 @@ func run(args []string) int {
 			return versionCommand()
 		case "serve":
 			return serve(args[1:])
+		case "monitor":
+			return monitorCommand(args[1:])
 		case "netperf":
 			return netperfCommand("netscript netperf", args[1:])
 		case "help", "-h", "--help":
@@ -118,6 +122,7 @@ type flags struct {
 	targetFlags                // --host, --port, --server as given
 	target      session.Target // from targetFlags or $NETSCRIPT_HOST, checked before anything runs
 	jsonLines   string         // --json-lines FILE ("-": stdout)
+	junit       string         // --junit FILE: the checks as a JUnit XML report
 	perm        permFlags      // --allow-*, --yes, --max-*
 }
 
@@ -166,6 +171,11 @@ func parseFlags(args []string) (flags, []string, error) {
 			if o.server, args, err = valueFlag("server", "netscript or netserver", args); err != nil {
 				return o, nil, err
 			}
+		case isFileFlag(a, "junit"):
+			var err error
+			if o.junit, args, err = fileFlag("junit", args); err != nil {
+				return o, nil, err
+			}
 		case isFileFlag(a, "json-lines"):
 			var err error
 			if o.jsonLines, args, err = fileFlag("json-lines", args); err != nil {
@@ -204,6 +214,9 @@ func usage(w io.Writer) {
   netscript netperf [--script] ARGS...  netperf 2.7.1's command line on netscript's engine, with
                                         netperf's output (--script: print the Starlark it amounts to);
                                         the binary run under the name netperf is the same
+  netscript monitor SCRIPT --every DUR --metrics-listen ADDR [--jitter F]
+                                        run SCRIPT again and again, its latest figures and
+                                        checks served to Prometheus (docs/ci.md)
   netscript version                     version, commit and Go version
 flags before the script or -c:
   --record RUN.json  write the script, its args, env() and every result to RUN.json

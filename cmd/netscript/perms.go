@@ -202,17 +202,7 @@ func dottedName(s string) bool {
 	case ".svg", ".png", ".pdf", ".star", ".json", ".html", ".csv", ".txt", ".py":
 		return false
 	}
-	letter := false
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
-			letter = true
-		case r >= '0' && r <= '9', r == '-', r == '.':
-		default:
-			return false
-		}
-	}
-	return letter
+	return session.NameChars(s)
 }
 
 // replayConsent shows the script a record is about to run (its name, its

@@ -259,17 +259,7 @@ func TestNoNetperfReflection(t *testing.T) {
 // answered with the response (the test fails there).
 func TestNoStandingReflection(t *testing.T) {
 	r := newReflection(t, "strefl")
-	var port int
-	if err := r.d.Do(func() error {
-		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(reflectDaemon)})
-		if err != nil {
-			return err
-		}
-		port = c.LocalAddr().(*net.UDPAddr).Port
-		return c.Close()
-	}); err != nil {
-		t.Fatal(err)
-	}
+	port := r.freeUDPPort(t)
 	data := fmt.Sprintf("udp_rr:%s:%d", reflectDaemon, port)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -303,17 +293,7 @@ func TestNoStandingReflection(t *testing.T) {
 // answered with the 1,000 bytes asked for.
 func TestStandingFromNetworks(t *testing.T) {
 	r := newReflection(t, "stfrom")
-	var port int
-	if err := r.d.Do(func() error {
-		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(reflectDaemon)})
-		if err != nil {
-			return err
-		}
-		port = c.LocalAddr().(*net.UDPAddr).Port
-		return c.Close()
-	}); err != nil {
-		t.Fatal(err)
-	}
+	port := r.freeUDPPort(t)
 	serveIn(t, r.d, reflectDaemon+":12866", "--data", fmt.Sprintf("udp_rr:%s:%d,request=1,response=1000,from=198.18.30.0/24", reflectDaemon, port))
 	sent := r.spoof(t, port, ones(1000)...)
 	if got := r.settled(); got != 0 {
@@ -339,4 +319,22 @@ func TestStandingFromNetworks(t *testing.T) {
 	if err != nil || answer != 1000 {
 		t.Errorf("a client inside from=: answered with %d bytes (%v), want 1000", answer, err)
 	}
+}
+
+// freeUDPPort is a UDP port the kernel gives on the daemon's address, for
+// a standing endpoint the test then opens there.
+func (r *reflection) freeUDPPort(t *testing.T) int {
+	t.Helper()
+	var port int
+	if err := r.d.Do(func() error {
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(reflectDaemon)})
+		if err != nil {
+			return err
+		}
+		port = c.LocalAddr().(*net.UDPAddr).Port
+		return c.Close()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return port
 }

@@ -17,6 +17,7 @@ import (
 
 	"netscript/engine/client"
 	"netscript/engine/result"
+	"netscript/junit"
 	"netscript/record"
 	"netscript/repl"
 	"netscript/script"
@@ -111,6 +112,17 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		defer out.Close()
 	}
 
+	var junitOut *os.File
+	if o.junit != "" {
+		f, err := os.OpenFile(o.junit, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "netscript: --junit %s: %v\n", o.junit, pathErr(err))
+			return exitUsage, nil
+		}
+		junitOut = f
+		defer junitOut.Close()
+	}
+
 	runID := newRunID()
 	var jl *jsonLines
 	if o.jsonLines != "" {
@@ -137,6 +149,7 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		}
 		sess.OnInterim = jl.Interim
 		sess.OnFailed = jl.Failed
+		sess.OnCheck = jl.Check
 		if o.jsonLines == "-" {
 			sess.Stdout = os.Stderr // stdout is the JSON lines'
 		}
@@ -155,6 +168,7 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		fmt.Fprintln(os.Stderr, aimedAt(o.target))
 	}
 
+	start := time.Now()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	th := thread.New("main", sess, ctx)
@@ -189,6 +203,31 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 		err = errors.New(sess.FailureLine())
 		fmt.Fprintf(os.Stderr, "netscript: %s\n", escapeTerm(err.Error()))
 	}
+	checks := sess.Checks()
+	if failed := sess.ChecksFailed(); failed > 0 {
+		fmt.Fprintf(os.Stderr, "netscript: %d of %d checks failed\n", failed, len(checks))
+		if code == exitOK {
+			code = exitCheckFailed
+		}
+	}
+	if junitOut != nil {
+		var serr error
+		if code == exitScriptError || code == exitInterrupted || code == exitTestsFailed {
+			serr = err
+			if serr == nil {
+				serr = errors.New("interrupted")
+			}
+		}
+		host, _ := os.Hostname()
+		jerr := junit.Write(junitOut, junit.Report{Script: sc.Name, Start: start, End: time.Now(),
+			Hostname: host, Checks: checks, Err: serr})
+		if jerr != nil {
+			fmt.Fprintf(os.Stderr, "netscript: --junit %s: %v\n", o.junit, jerr)
+			if code == exitOK {
+				code = exitScriptError
+			}
+		}
+	}
 	if jl != nil {
 		if jerr := jl.Close(); jerr != nil {
 			fmt.Fprintf(os.Stderr, "netscript: --json-lines %s: %v\n", o.jsonLines, jerr)
@@ -199,8 +238,10 @@ func runScript(sc *session.Script, o flags) (int, []record.RunResult) {
 	}
 	results := rec.Results()
 	if run != nil {
-		run.End, run.Results = time.Now(), results
+		run.End, run.Results, run.Checks = time.Now(), results, checks
 		switch code {
+		case exitCheckFailed:
+			run.Status = record.RunChecksFailed
 		case exitInterrupted:
 			run.Status = record.RunInterrupted
 		case exitScriptError:

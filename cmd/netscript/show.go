@@ -29,6 +29,10 @@ func show(args []string) int {
 	// A record is anyone's text: its control characters are shown as
 	// escapes, never sent to the terminal.
 	fmt.Println(escapeTerm(run.Summary()))
+	if c := run.ChecksText(); c != "" {
+		fmt.Println()
+		fmt.Print(escapeTerm(c))
+	}
 	if t != "" {
 		fmt.Println()
 		fmt.Println(escapeTerm(t))

@@ -39,7 +39,7 @@ func TestServeData(t *testing.T) {
 	// when it listens and when each endpoint is open.
 	crr, stream := socktest.Reserve(t, false), socktest.Reserve(t, false)
 	d := watchDaemon(t, exec.Command(bin, "serve", "--listen", "127.0.0.1:0",
-		"--data", fmt.Sprintf("tcp_crr:127.0.0.1:%d,request=16,response=32", crr), "--data", fmt.Sprintf("tcp_stream:%d", stream)), 2)
+		"--data", fmt.Sprintf("tcp_crr:127.0.0.1:%d,request=16,response=32", crr), "--data", fmt.Sprintf("tcp_stream:127.0.0.1:%d", stream)), 2)
 	code := fmt.Sprintf(`r = tcp_crr(control=False, host="127.0.0.1", data_port=%d, request=16, response=32, duration=0.3)
 print(r.transactions > 0, r.remote, r.config.control, r.bytes_received >= 32 * r.transactions)
 r = tcp_stream(control=False, data_port=%d, duration=0.3)
