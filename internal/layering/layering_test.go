@@ -72,9 +72,9 @@ var layers = []struct {
 	{8, "netscript/record", false},
 	{8, "netscript/internal/startest", false},
 	{8, "netscript/internal/kubetest", false},
-	{9, "netscript/internal/kubetest/kasbuild", false}, // kube-apiserver's build, for kubetest and make
 	{8, "netscript/junit", false},                      // a run's checks as JUnit XML, for the script front end
 	{8, "netscript/monitor", false},                    // the monitor's loop and metrics, below its subcommand
+	{9, "netscript/internal/kubetest/kasbuild", false}, // kube-apiserver's build, for kubetest and make
 	{9, "netscript/repl", false},
 	{9, "netscript/report", false},
 	{9, "netscript/netperfcli", false},
