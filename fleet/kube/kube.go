@@ -62,14 +62,25 @@ type Client struct {
 	meta metadata.Interface
 }
 
-// Connect loads the client configuration as kubectl does: from kubeconfig
-// if it is not "", else $KUBECONFIG or ~/.kube/config, else, inside a pod,
-// the pod's service account; kubeContext chooses a context of the
-// kubeconfig ("" its current one).
-func Connect(kubeconfig, kubeContext string) (*Client, error) {
-	cfg, ns, err := load(kubeconfig, kubeContext)
+// Connect loads the client configuration as kubectl does, from where src
+// says (an explicit kubeconfig, else $KUBECONFIG or ~/.kube/config, else,
+// inside a pod, the pod's service account), asks src.Reach about each
+// host the client would reach, and makes the client. It sends nothing.
+func Connect(src Source) (*Client, error) {
+	cfg, ns, err := load(src)
 	if err != nil {
 		return nil, err
+	}
+	if src.Reach != nil {
+		hs, err := hosts(cfg)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hs {
+			if err := src.Reach(h); err != nil {
+				return nil, err
+			}
+		}
 	}
 	c, err := New(cfg)
 	if err != nil {
@@ -80,10 +91,18 @@ func Connect(kubeconfig, kubeContext string) (*Client, error) {
 }
 
 // load finds the configuration and the namespace as Connect says.
-func load(kubeconfig, kubeContext string) (*rest.Config, string, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = kubeconfig
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: kubeContext})
+func load(src Source) (*rest.Config, string, error) {
+	var cc clientcmd.ClientConfig
+	if src.Open != nil && src.Kubeconfig != "" {
+		var err error
+		if cc, err = src.confined(); err != nil {
+			return nil, "", err
+		}
+	} else {
+		rules := clientcmd.NewDefaultClientConfigLoadingRules()
+		rules.ExplicitPath = src.Kubeconfig
+		cc = clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: src.Context})
+	}
 	cfg, err := cc.ClientConfig()
 	if err != nil {
 		if clientcmd.IsEmptyConfig(err) {

@@ -84,11 +84,11 @@ func TestFind(t *testing.T) {
 	}
 
 	// The kubeconfig names the cluster as kubectl would read it.
-	cfg, ns, err := load(c.Kubeconfig, "")
+	cfg, ns, err := load(Source{Kubeconfig: c.Kubeconfig})
 	if err != nil || cfg.Host != c.URL || ns != DefaultNamespace {
 		t.Fatalf("kubeconfig: %v %q %v", cfg, ns, err)
 	}
-	if _, _, err := load(c.Kubeconfig, "no-such-context"); err == nil || !strings.Contains(err.Error(), "no-such-context") {
+	if _, _, err := load(Source{Kubeconfig: c.Kubeconfig, Context: "no-such-context"}); err == nil || !strings.Contains(err.Error(), "no-such-context") {
 		t.Errorf("an unknown context: %v", err)
 	}
 }

@@ -30,9 +30,9 @@ func kubernetesBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if port < 0 || port > 65535 {
 		return nil, fmt.Errorf("%s: port %d: want 1 to 65535, or 0 for the pods' port named control", b.Name(), port)
 	}
-	c, err := kube.Connect(kubeconfig, kubeContext)
+	c, err := kube.Connect(kubeSource(th, b, kubeconfig, kubeContext))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		return nil, wrap(b, err)
 	}
 	ctx, cancel := context.WithTimeout(thread.Context(th), findTimeout)
 	defer cancel()
@@ -51,9 +51,9 @@ func serviceBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		"kubeconfig?", &kubeconfig, "context?", &kubeContext); err != nil {
 		return nil, err
 	}
-	c, err := kube.Connect(kubeconfig, kubeContext)
+	c, err := kube.Connect(kubeSource(th, b, kubeconfig, kubeContext))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		return nil, wrap(b, err)
 	}
 	ctx, cancel := context.WithTimeout(thread.Context(th), findTimeout)
 	defer cancel()
@@ -74,6 +74,16 @@ func dnsBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	r, err := kubedns.Resolver(server)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	// The DNS server named is the host reached; with the system's resolver
+	// the name is, as a test's host name is only looked up once allowed
+	// (the query leaves the machine toward whoever serves the name).
+	host, what := server, "ask the DNS server at"
+	if host == "" {
+		host, what = service, "look up the agents' DNS records of"
+	}
+	if err := reach(th, b, what)(host); err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(thread.Context(th), findTimeout)
 	defer cancel()
@@ -124,6 +134,16 @@ func probeBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	secs, ok := starlark.AsFloat(timeout)
 	if !ok || secs <= 0 || secs > 3600 {
 		return nil, fmt.Errorf("%s: timeout %s: want seconds above 0, at most 3600", b.Name(), timeout)
+	}
+	// Every agent probed is a host reached: all are allowed (or asked
+	// about) before the first connection.
+	check := reach(th, b, "connect to the control port of the agent at")
+	for _, a := range agents {
+		if a.Address.IsValid() && a.Ready {
+			if err := check(a.Control()); err != nil {
+				return nil, err
+			}
+		}
 	}
 	errs := fleet.Probe(thread.Context(th), agents, time.Duration(secs*float64(time.Second)))
 	out := make([]starlark.Value, len(errs))
