@@ -62,7 +62,8 @@ them (docs/kubernetes.md; scripts/kube_mesh.star runs one):
   fleet.plan(agents, ...)    the pairs in rounds that can run at once
 An agent has name, namespace, address, port, control (for host= and
 client=), node, zone, region, network ("pod", "host") and ready; what the
-finder could not learn is None.
+finder could not learn is None. The API server, the DNS server and each
+agent probed are hosts the person allows with --allow-net, as a test's.
   agents = fleet.kubernetes()
   for rnd in fleet.plan(agents).rounds:
       parallel([lambda p=p: tcp_rr(host=p.server.control,
@@ -76,8 +77,8 @@ Returns the agents of a cluster: the pods the label selector matches
 the order of their names, each with its pod IP (a host-network pod's is its
 node's), the container port named control (else 12866), its node and the
 node's zone and region (topology.kubernetes.io labels). Inside a pod it
-uses the pod's service account; else kubeconfig= or $KUBECONFIG or
-~/.kube/config, with context=. family= "inet" or "inet6" picks a
+uses the pod's service account; else kubeconfig= (read as load() reads,
+with no exec plugin) or $KUBECONFIG or ~/.kube/config, with context=. family= "inet" or "inet6" picks a
 dual-stack pod's address; port= overrides the control port. A pod not
 Ready has ready False; a Pending one has address None.
   agents = fleet.kubernetes(namespace="netscript")`,
