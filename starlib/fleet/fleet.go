@@ -78,9 +78,10 @@ the order of their names, each with its pod IP (a host-network pod's is its
 node's), the container port named control (else 12866), its node and the
 node's zone and region (topology.kubernetes.io labels). Inside a pod it
 uses the pod's service account; else kubeconfig= (read as load() reads,
-with no exec plugin) or $KUBECONFIG or ~/.kube/config, with context=. family= "inet" or "inet6" picks a
-dual-stack pod's address; port= overrides the control port. A pod not
-Ready has ready False; a Pending one has address None.
+with no exec plugin) or $KUBECONFIG or ~/.kube/config, with context=.
+family= "inet" or "inet6" picks a dual-stack pod's address; port=
+overrides the control port. A pod not Ready has ready False; a Pending
+one has address None.
   agents = fleet.kubernetes(namespace="netscript")`,
 	"fleet.dns": `fleet.dns(service, server=None, family=None, port_name="control") -> list
 
