@@ -70,11 +70,11 @@ func TestKubeMesh(t *testing.T) {
 	<-sim.Agents[4].Proc.Done()
 
 	dir := t.TempDir()
-	lines, picture := filepath.Join(dir, "mesh.jsonl"), filepath.Join(dir, "mesh.png")
+	lines, picture, junit := filepath.Join(dir, "mesh.jsonl"), filepath.Join(dir, "mesh.png"), filepath.Join(dir, "junit.xml")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--allow-net", "--allow-write", dir, "--json-lines", lines,
-		"../../scripts/kube_mesh.star", "duration=0.3", "plot="+picture)
+		"--junit", junit, "../../scripts/kube_mesh.star", "duration=0.3", "plot="+picture, "tolerance=1000")
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -118,12 +118,37 @@ func TestKubeMesh(t *testing.T) {
 			t.Errorf("the printout lacks %q", w)
 		}
 	}
+	// The tolerance is a check: a pod network at most 1000 % below the
+	// host network's passes, and --junit says so.
+	if !strings.Contains(out, "check PASS pod network's median tcp_rr below the host network's") {
+		t.Errorf("the printout lacks the tolerance's passing check")
+	}
+	if x, err := os.ReadFile(junit); err != nil || !strings.Contains(string(x), `tests="1"`) || strings.Contains(string(x), "<failure") {
+		t.Errorf("--junit: %v\n%s", err, x)
+	}
 	if strings.Contains(out, "web") {
 		t.Error("the bystander pod was taken for an agent")
 	}
 	if n := strings.Count(matrixOf(out), " x"); n != 10 {
 		t.Errorf("%d failed cells in the matrix, want 10 (the dead agent's row and column)", n)
 	}
+	// A tolerance the pod network cannot meet (more than 100000 % faster
+	// than the host network) fails its check: exit status 4, a failure in
+	// --junit. One zone's pairs are enough to have both networks.
+	cmd = sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--allow-net", "--allow-write", dir, "--junit", junit,
+		"../../scripts/kube_mesh.star", "duration=0.3", "groups=same-zone", "tolerance=-100000")
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
+	stdout.Reset()
+	stderr.Reset()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 {
+		t.Errorf("a tolerance not met: %v, want exit status 4\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	if x, err := os.ReadFile(junit); err != nil || !strings.Contains(string(x), "<failure") || !strings.Contains(string(x), "below the host network") {
+		t.Errorf("--junit of a tolerance not met: %v\n%s", err, x)
+	}
+
 	// The same mesh with the agents found through the headless Service's
 	// DNS records (dnsmasq serving what CoreDNS would): no nodes or zones,
 	// so every pair is in the group "unknown".
