@@ -13,8 +13,8 @@
 #   make image   the container image (bin/netscript-image.tar, bin/netscript-oci):
 #                docs/kubernetes.md
 #   make kube-apiserver
-#                build kube-apiserver once per machine into the user's cache
-#                for the discovery tests (internal/kubetest; about 7 minutes)
+#                build kube-apiserver and kube-proxy once per machine into the
+#                user's cache for the discovery tests (internal/kubetest)
 
 GO        ?= go
 VERSION   ?= 0.1.0

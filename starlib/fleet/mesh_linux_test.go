@@ -183,7 +183,7 @@ func TestKubeMesh(t *testing.T) {
 	// fleet.service reads a ClusterIP Service's address and control port.
 	svc, err := cs.CoreV1().Services("netscript").Create(ctx, &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: "netscript-agents-vip"},
-		Spec: corev1.ServiceSpec{Selector: labels, Ports: []corev1.ServicePort{
+		Spec: corev1.ServiceSpec{Selector: labels, SessionAffinity: corev1.ServiceAffinityClientIP, Ports: []corev1.ServicePort{
 			{Name: "data", Port: 12867}, {Name: "control", Port: 12866}}},
 	}, metav1.CreateOptions{})
 	if err != nil {
@@ -194,6 +194,7 @@ func TestKubeMesh(t *testing.T) {
 	if got, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(got)) != svc.Spec.ClusterIP+":12866" {
 		t.Errorf("fleet.service: %q, %v; want %s:12866", got, err, svc.Spec.ClusterIP)
 	}
+	throughService(t, ctx, bin, sim, c, svc.Spec.ClusterIP, sim.Agents[0].Address, filepath.Join(dir, "via.jsonl"))
 
 	png, err := os.ReadFile(picture)
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {

@@ -1,7 +1,7 @@
-// Command kasbuild builds kube-apiserver from the recipe in
-// internal/kubetest/kas into the user's cache, unless it is already there,
-// and prints its path: `make kube-apiserver` runs it, and .ci/run before
-// the tests.
+// Command kasbuild builds kube-apiserver and kube-proxy from the recipes
+// in internal/kubetest/kas and kproxy into the user's cache, unless they
+// are already there, and prints their paths: `make kube-apiserver` runs
+// it, and .ci/run before the tests.
 package main
 
 import (
@@ -12,10 +12,12 @@ import (
 )
 
 func main() {
-	path, err := kubetest.Build(kubetest.RecipeDir(), os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "kasbuild:", err)
-		os.Exit(1)
+	for _, r := range kubetest.Recipes() {
+		path, err := r.Build(os.Stderr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "kasbuild:", err)
+			os.Exit(1)
+		}
+		fmt.Println(path)
 	}
-	fmt.Println(path)
 }
