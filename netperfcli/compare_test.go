@@ -44,22 +44,7 @@ func reference(t *testing.T, args []string) runs {
 	} else if err != nil {
 		t.Fatalf("netperf %s: %v", strings.Join(args, " "), err)
 	}
-	return runs{dropTimerNoise(o.String()), e.String(), st}
-}
-
-// dropTimerNoise removes the line netperf 2.7.1 prints on stdout when its
-// test-length alarm fires again before the loop has seen the first one
-// (netlib.c's catcher, "timer popped with times_up != 0"): it happens on
-// a loaded machine, says nothing about the test, and netscript has no
-// such race to report.
-func dropTimerNoise(s string) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(s, "\n") {
-		if !strings.HasPrefix(l, "catcher: timer popped") {
-			b.WriteString(l)
-		}
-	}
-	return b.String()
+	return runs{netservertest.DropTimerNoise(o.String()), e.String(), st}
 }
 
 // ours runs netscript's netperf with args, in this process.

@@ -93,7 +93,7 @@ print(r.transactions > 0, r.remote.transactions == r.transactions + r.discarded,
 		{"foreign source", on, toTarget + `, local="198.18.0.99"`,
 			"client: this daemon will not run the test: local: 198.18.0.99 is not an address of this daemon's interfaces"},
 		{"not a netscript daemon", on, fmt.Sprintf(", port=%d", http),
-			fmt.Sprintf("tcp_rr: control 127.0.0.1:%d: the peer is not a netscript control endpoint (bad preamble)", http)},
+			fmt.Sprintf(`tcp_rr: 127.0.0.1:%d is an HTTP server (it answered "HTTP/1.1 400 Bad Request"), not a netscript daemon`, http)},
 	} {
 		oneLine(t, netscriptEnv(t, 60*time.Second, nil, "-c", "x = 1\n"+test(c.d, c.opts)), 1, "<command-line>:2:", c.want)
 	}

@@ -74,7 +74,7 @@ func TestKeepGoing(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := netscript(t, 2*time.Minute, "-q", "--allow-net=127.0.0.1", script, "port="+port)
-		oneLine(t, r, exitScriptError, "tcp_rr: control 127.0.0.1:"+port)
+		oneLine(t, r, exitScriptError, "tcp_rr: 127.0.0.1:"+port)
 		if strings.Contains(r.stdout, "oks") {
 			t.Errorf("the script went on past the starved cell:\n%s", r.stdout)
 		}
@@ -85,7 +85,7 @@ func TestKeepGoing(t *testing.T) {
 // printed, recorded and reported.
 func checkKeptGoing(t *testing.T, r ran, rec, jl string) {
 	t.Helper()
-	oneLine(t, r, exitTestsFailed, "1 test failed and the run kept going; the first: tcp_rr: control 127.0.0.1:")
+	oneLine(t, r, exitTestsFailed, "1 test failed and the run kept going; the first: tcp_rr: 127.0.0.1:")
 	if !strings.Contains(r.stdout, "oks [True, False, True]") {
 		t.Errorf("not every other cell finished:\n%s", r.stdout)
 	}
@@ -102,10 +102,10 @@ func checkKeptGoing(t *testing.T, r ran, rec, jl string) {
 	if f := strings.Fields(table); len(f) != 2 || f[1] != "failed" {
 		t.Errorf("table row of the starved cell %q, want its throughput failed:\n%s", table, r.stdout)
 	}
-	if !strings.Contains(r.stdout, "row 2 failed: tcp_rr: control 127.0.0.1:") {
+	if !strings.Contains(r.stdout, "row 2 failed: tcp_rr: 127.0.0.1:") {
 		t.Errorf("table does not say why row 2 failed:\n%s", r.stdout)
 	}
-	if !strings.HasPrefix(csv, "starved,,tcp_rr: control 127.0.0.1:") {
+	if !strings.HasPrefix(csv, `starved,,"tcp_rr: 127.0.0.1:`) {
 		t.Errorf("csv row of the starved cell %q, want no throughput and the error:\n%s", csv, r.stdout)
 	}
 	for _, cell := range []string{"cell0 ", "cell2 "} {
@@ -160,7 +160,7 @@ func checkKeptGoing(t *testing.T, r ran, rec, jl string) {
 		}
 	}
 	show := netscript(t, 30*time.Second, "show", rec)
-	if show.code != 0 || !strings.Contains(show.stdout, "row 2 failed: tcp_rr: control") {
+	if show.code != 0 || !strings.Contains(show.stdout, "row 2 failed: tcp_rr: 127.0.0.1:") {
 		t.Errorf("show (exit %d) does not show the failed cell:\n%s%s", show.code, show.stdout, show.stderr)
 	}
 
@@ -175,8 +175,8 @@ func checkKeptGoing(t *testing.T, r ran, rec, jl string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(page), `TCP_RR &#34;starved&#34; failed and is not drawn: tcp_rr: control 127.0.0.1:`) &&
-		!strings.Contains(string(page), `TCP_RR "starved" failed and is not drawn: tcp_rr: control 127.0.0.1:`) {
+	if !strings.Contains(string(page), `TCP_RR &#34;starved&#34; failed and is not drawn: tcp_rr: 127.0.0.1:`) &&
+		!strings.Contains(string(page), `TCP_RR "starved" failed and is not drawn: tcp_rr: 127.0.0.1:`) {
 		t.Errorf("report does not say the starved cell failed:\n%s", page)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"netscript/engine/auth"
+	"netscript/engine/client/netservertest"
 	"netscript/engine/proto"
 	"netscript/engine/sock/socktest"
 	"netscript/internal/leakcheck"
@@ -243,7 +244,16 @@ func TestNotNetscript(t *testing.T) {
 		time.Sleep(time.Second)
 	})
 	r := netscript(t, 20*time.Second, "-c", fmt.Sprintf("tcp_crr(host='127.0.0.1', port=%d, duration=1)", port))
-	oneLine(t, r, 1, "not a netscript control endpoint")
+	oneLine(t, r, 1, fmt.Sprintf(`tcp_crr: 127.0.0.1:%d is an SSH server (it greets with "SSH-2.0-OpenSSH_9.2"), not a netscript daemon: check host and port`, port))
+}
+
+// TestNetserverWhereDaemonExpected: a script aimed at a real netserver
+// without server="netserver" is told, in one line, what answered and
+// which option runs the test against it.
+func TestNetserverWhereDaemonExpected(t *testing.T) {
+	port := netservertest.Start(t, "127.0.0.1")
+	r := netscript(t, 60*time.Second, "-c", fmt.Sprintf("tcp_rr(host='127.0.0.1', port=%d, duration=1)", port))
+	oneLine(t, r, 1, fmt.Sprintf(`tcp_rr: 127.0.0.1:%d is a netserver (it answered netperf's DO_SYSINFO), not a netscript daemon: use server="netserver" (or netscript --server netserver)`, port))
 }
 
 // TestServerClosesMidTest: the server answers for a while, then closes its

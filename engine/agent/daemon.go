@@ -82,7 +82,8 @@ func (a *Agent) ServeClient(ctx context.Context, sess *server.Session, payload [
 		threads = &workload.Threads{}
 	}
 	// The client side's threads are the daemon's: charged to its budget.
-	opt := client.Options{Threads: threads, Budgeted: true, Gate: g, ClientName: pc.Net().LocalAddr().String(), Token: a.Token}
+	// It sends the far end nothing but the preamble: no probes (NoProbes).
+	opt := client.Options{Threads: threads, Budgeted: true, Gate: g, ClientName: pc.Net().LocalAddr().String(), Token: a.Token, NoProbes: true}
 	res, err := client.Run(ctx, sp, opt)
 	if res == nil {
 		if err == nil {

@@ -268,18 +268,18 @@ func TestTargetNotNetscript(t *testing.T) {
 		token   bool           // the server is a netscript daemon with a token
 		want    string
 	}{
-		{"silent listener", spec.TCPStream, nil, false, false, false, "no preamble from the peer within 10s"},
+		{"silent listener", spec.TCPStream, nil, false, false, false, "said nothing in"},
 		{"an HTTP server", spec.TCPStream, http, false, false, false,
-			"the peer is not a netscript control endpoint (bad preamble); a daemon runs a test's client side only toward a netscript daemon"},
-		{"hangs up", spec.TCPRR, hangUp, false, false, false, "the peer closed the control connection during the handshake"},
-		{"tcp_crr to an HTTP server", spec.TCPCRR, http, false, false, false, "not a netscript control endpoint"},
+			`is an HTTP server (it answered "HTTP/1.1 400 Bad Request"), not a netscript daemon; a daemon runs a test's client side only toward a netscript daemon`},
+		{"hangs up", spec.TCPRR, hangUp, false, false, false, "closed the connection without a word, not a netscript daemon"},
+		{"tcp_crr to an HTTP server", spec.TCPCRR, http, false, false, false, "not a netscript daemon"},
 		{"udp_stream to a UDP port", spec.UDPStream, nil, false, true, false, "connection refused"},
-		{"udp_stream, data port UDP", spec.UDPStream, http, true, false, false, "not a netscript control endpoint"},
-		{"udp_rr, data port UDP", spec.UDPRR, nil, true, false, false, "no preamble from the peer"},
+		{"udp_stream, data port UDP", spec.UDPStream, http, true, false, false, "not a netscript daemon"},
+		{"udp_rr, data port UDP", spec.UDPRR, nil, true, false, false, "said nothing in"},
 		{"a daemon with a token", spec.UDPStream, nil, true, false, true, "this server requires a token"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			t.Parallel() // a silent listener takes the handshake's 10 s
+			t.Parallel() // a silent listener takes the connect timeout's 5 s
 			udp, tcp := newUDPSink(t), newTCPSink(t, c.answer)
 			s := spec.Default(c.w)
 			s.Host, s.Port, s.Duration, s.Client = "127.0.0.1", tcp.port, time.Second, a.String()

@@ -56,6 +56,11 @@ type Options struct {
 	// Netperf, if set, is what a netperf command line asks of a netserver
 	// beyond the spec (a test against a netserver only).
 	Netperf *NetperfRequest
+	// NoProbes keeps the client from asking a far end that does not greet
+	// what it is on connections of its own (probe.go), so that it sends
+	// it nothing but the preamble: a daemon that runs the client side for
+	// a script sends nothing else to a host the script named.
+	NoProbes bool
 
 	noTCP bool // runWithout: do not ask the server for TCP_INFO
 }
@@ -165,56 +170,13 @@ func Run(ctx context.Context, s spec.Spec, opt Options) (*result.Result, error) 
 // runOnce runs the test on one control connection; beats asks the server
 // for heartbeats.
 func runOnce(ctx context.Context, s spec.Spec, opt Options, ctrlAddr netip.AddrPort, beats bool) (*result.Result, error) {
-	pc, key, err := Dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token)
+	pc, key, err := dial(ctx, ctrlAddr, s.ConnectTimeout, opt.Token, !opt.NoProbes)
 	if err != nil {
 		return nil, err
 	}
 	defer pc.Close()
 	r := &run{spec: s, opt: opt, pc: pc, ctrl: ctrlAddr, beats: beats, noTCP: opt.noTCP, key: key}
 	return r.do(ctx)
-}
-
-// Dial opens the control connection to addr and runs its handshake, with
-// tok if this client has one (nil: none): such a client talks only to a
-// server that proves it holds the same token, and one without only to an
-// open server. It returns the session's data key (auth.DataKey), with which
-// the test's flows greet their endpoints.
-func Dial(ctx context.Context, addr netip.AddrPort, timeout time.Duration, tok auth.Token) (*proto.Conn, []byte, error) {
-	// The key is derived (an Argon2id) before connecting, so the server's
-	// handshake bound never waits on this machine's load.
-	secret := auth.NewSecret(tok)
-	d := net.Dialer{Timeout: timeout}
-	c, err := d.DialContext(ctx, "tcp", addr.String())
-	if err != nil {
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			return nil, nil, fmt.Errorf("dial %s: no answer within %v (host down or filtered?)", addr, timeout)
-		}
-		var oe *net.OpError
-		if errors.As(err, &oe) && oe.Err != nil {
-			cause := oe.Err
-			var se interface{ Unwrap() error }
-			if errors.As(cause, &se) {
-				if inner := se.Unwrap(); inner != nil {
-					cause = inner
-				}
-			}
-			return nil, nil, &sock.OpError{Op: "dial", Addr: addr.String(), Err: cause}
-		}
-		return nil, nil, fmt.Errorf("dial %s: %w", addr, err)
-	}
-	pc := proto.NewConn(c)
-	pc.MaxFrame = maxResultsFrame
-	if err := pc.Handshake(ControlTimeout, false); err != nil {
-		c.Close()
-		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
-	}
-	key, err := pc.Authenticate(secret, false, ControlTimeout)
-	if err != nil {
-		c.Close()
-		return nil, nil, fmt.Errorf("control %s: %w", addr, err)
-	}
-	return pc, key, nil
 }
 
 // run is one test in progress.

@@ -43,8 +43,8 @@ func (c *Conn) Close() error { return c.c.Close() }
 func (c *Conn) Handshake(timeout time.Duration, isServer bool) error {
 	c.c.SetDeadline(time.Now().Add(timeout))
 	defer c.c.SetDeadline(time.Time{})
-	if _, err := c.c.Write(AppendPreamble(nil, Version)); err != nil {
-		return fmt.Errorf("send preamble: %w", err)
+	if err := c.SendPreamble(timeout); err != nil {
+		return err
 	}
 	p := make([]byte, PreambleSize)
 	if _, err := io.ReadFull(c.c, p); err != nil {
@@ -56,6 +56,26 @@ func (c *Conn) Handshake(timeout time.Duration, isServer bool) error {
 		}
 		return fmt.Errorf("read preamble: %w", err)
 	}
+	return c.CheckPreamble(p, timeout, isServer)
+}
+
+// SendPreamble writes this side's preamble within timeout: the first half
+// of Handshake, for a client that reads the peer's first bytes itself, to
+// name what answered when it is not a netscript daemon.
+func (c *Conn) SendPreamble(timeout time.Duration) error {
+	c.c.SetWriteDeadline(time.Now().Add(timeout))
+	defer c.c.SetWriteDeadline(time.Time{})
+	if _, err := c.c.Write(AppendPreamble(nil, Version)); err != nil {
+		return fmt.Errorf("send preamble: %w", err)
+	}
+	return nil
+}
+
+// CheckPreamble checks p, the peer's PreambleSize first bytes, as
+// Handshake does once it has read them: ErrNotNetscript, or a
+// *VersionError (a server first sends an Error explaining it, within
+// timeout).
+func (c *Conn) CheckPreamble(p []byte, timeout time.Duration, isServer bool) error {
 	v, err := ParsePreamble(p)
 	if err != nil {
 		return err

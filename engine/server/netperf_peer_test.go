@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/client/netservertest"
 	"netscript/engine/limits"
 )
 
@@ -114,8 +115,9 @@ func hostPort(addr string) []string {
 	return []string{"-H", host, "-p", port}
 }
 
-// runNetperf runs the reference netperf with args and returns its stdout;
-// a non-zero exit fails the test.
+// runNetperf runs the reference netperf with args and returns its stdout
+// without its timer noise (netservertest.DropTimerNoise); a non-zero exit
+// fails the test.
 func runNetperf(t *testing.T, peers string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -126,7 +128,7 @@ func runNetperf(t *testing.T, peers string, args ...string) string {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("netperf %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, out.String(), errb.String())
 	}
-	return out.String()
+	return netservertest.DropTimerNoise(out.String())
 }
 
 // keyvals parses netperf's -k output: KEY=VALUE lines.

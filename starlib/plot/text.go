@@ -86,56 +86,13 @@ func (f *Figure) Text(unicode bool) (string, error) {
 		xmin = 0 // time from the start, as the pictures draw it
 	}
 	col := scaler(tx, xmin, xmax, plotCols-1)
-	row := scaler(ty, ymin, ymax, rows-1)
-	grid := make([][]string, rows)
-	for i := range grid {
-		grid[i] = make([]string, plotCols)
-		for j := range grid[i] {
-			grid[i][j] = " "
-		}
-	}
-	set := func(r, c int, s string, prio int, prios [][]int) {
-		if r < 0 || r >= rows || c < 0 || c >= plotCols || prios[r][c] > prio {
-			return
-		}
-		grid[rows-1-r][c], prios[r][c] = s, prio
-	}
-	prios := make([][]int, rows)
-	for i := range prios {
-		prios[i] = make([]int, plotCols)
-	}
-	for si, s := range f.Series {
-		mark := g.marks[si%len(g.marks)]
-		var pc, pr int
-		first := true
-		for _, p := range s.Points {
-			if !tx.ok(p.X) || !ty.ok(p.Y) {
-				continue
-			}
-			c, r := col(p.X), row(p.Y)
-			if !first && !f.Step {
-				steps := max(abs(c-pc), abs(r-pr))
-				for k := 1; k < steps; k++ {
-					set(pr+(r-pr)*k/steps, pc+(c-pc)*k/steps, g.line, 1, prios)
-				}
-			}
-			if f.Step && !first {
-				for k := pc + 1; k < c; k++ {
-					set(pr, k, g.line, 1, prios)
-				}
-			}
-			if p.Err {
-				lo, hi := p.Low, p.High
-				if !ty.ok(lo) {
-					lo = ymin
-				}
-				for k := row(lo); k <= row(hi); k++ {
-					set(k, c, g.err, 2, prios)
-				}
-			}
-			set(r, c, mark, 3, prios)
-			pc, pr, first = c, r, false
-		}
+	grid, shared := f.draw(g, tx, ty, col, scaler(ty, ymin, ymax, rows-1), ymin, rows)
+	if shared != 0 {
+		// A cell where points of several series fall shows how many: a
+		// line of the legend says so, and the plot gives it room.
+		legend = append(legend, sharedNote(shared))
+		rows--
+		grid, _ = f.draw(g, tx, ty, col, scaler(ty, ymin, ymax, rows-1), ymin, rows)
 	}
 	var lines []string
 	if f.Title != "" {
@@ -158,36 +115,6 @@ func (f *Figure) Text(unicode bool) (string, error) {
 	}
 	lines = append(lines, legend...)
 	return strings.Join(lines, "\n"), nil
-}
-
-// maxLegendLines bounds a text chart's legend; the plot gives way to it.
-const maxLegendLines = 4
-
-// legend is at most maxLegendLines lines naming each series by its mark.
-func (f *Figure) legend(g glyphs) []string {
-	if len(f.Series) < 2 && (len(f.Series) == 0 || f.Series[0].Name == "") {
-		return nil
-	}
-	var lines []string
-	cur := ""
-	for i, s := range f.Series {
-		item := g.marks[i%len(g.marks)] + " " + s.Name
-		if cur != "" && len([]rune(cur))+2+len([]rune(item)) > TextWidth {
-			lines = append(lines, cur)
-			cur = ""
-			if len(lines) == maxLegendLines {
-				break
-			}
-		}
-		if cur != "" {
-			cur += "  "
-		}
-		cur += item
-	}
-	if cur != "" && len(lines) < maxLegendLines {
-		lines = append(lines, cur)
-	}
-	return lines
 }
 
 // xTicks is the line under the x axis: the first, middle and last x value,

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,6 +101,8 @@ func TestTextGolden(t *testing.T) {
 			return f.Text(false)
 		}, false},
 		{"timeseries_flows", func() (string, error) { return flowsTimeseries().Text(false) }, false},
+		{"eight", func() (string, error) { return eightSeries().Text(false) }, false},
+		{"eight_unicode", func() (string, error) { return eightSeries().Text(true) }, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -152,5 +155,57 @@ func TestTextNothing(t *testing.T) {
 	f := &Figure{LogY: true, Series: []Series{{Points: []Point{{X: 1, Y: 0}}}}}
 	if _, err := f.Text(false); err == nil || !strings.Contains(err.Error(), "log axes") {
 		t.Errorf("nothing showable on a log axis: %v", err)
+	}
+}
+
+// eightSeries is a sweep of eight request sizes against burst: lines that
+// run close, cross and meet, as a real sweep's do.
+func eightSeries() *Figure {
+	f := &Figure{Title: "TCP_RR against burst, by request size", XLabel: "config.burst", YLabel: "throughput (Trans/s)"}
+	bursts := []float64{0, 1, 2, 4, 8, 16, 32}
+	for i, size := range []int{1, 64, 128, 256, 512, 1024, 4096, 16384} {
+		s := Series{Name: fmt.Sprintf("request=%d", size)}
+		for j, b := range bursts {
+			// Small requests gain most from bursts; large ones flatten,
+			// and the two families cross around burst 4.
+			base := 24000.0 - 1800*float64(i)
+			gain := 5200.0 - 600*float64(i)
+			s.Points = append(s.Points, Point{X: b, Y: base + gain*float64(j)*(1-0.04*float64(i*j))})
+		}
+		f.Series = append(f.Series, s)
+	}
+	return f
+}
+
+// TestTextEightSeries: a chart of eight series names each in its legend by
+// a mark of its own, shows each mark in the plot, and where points of
+// several series share a cell says how many, rather than letting the last
+// series drawn hide the others.
+func TestTextEightSeries(t *testing.T) {
+	for _, unicode := range []bool{false, true} {
+		f := eightSeries()
+		got, err := f.Text(unicode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(got, "\n")
+		plotArea := strings.Join(lines[2:len(lines)-6], "\n")
+		marks := map[string]bool{}
+		for i, s := range f.Series {
+			mark := glyphSet(unicode).marks[i]
+			if marks[mark] {
+				t.Errorf("mark %q used twice", mark)
+			}
+			marks[mark] = true
+			if !strings.Contains(got, mark+" "+s.Name) {
+				t.Errorf("legend lacks %q", mark+" "+s.Name)
+			}
+			if !strings.Contains(plotArea, mark) {
+				t.Errorf("no point of %s (%q) shows", s.Name, mark)
+			}
+		}
+		if !strings.Contains(got, "points of that many series in one cell") {
+			t.Error("shared cells are not explained")
+		}
 	}
 }

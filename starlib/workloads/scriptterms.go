@@ -34,6 +34,14 @@ func scriptTerms(err error) error {
 			replace(e.Error(), `server="netserver": option `+e.Option+`= is not supported by netserver`+e.Because())
 		case *spec.FlowListError:
 			replace(e.Error(), fmt.Sprintf("a list of %d %s for flows=%d: give one per flow", e.Len, e.What, e.Flows))
+		case *client.PeerError:
+			switch e.Kind {
+			case client.PeerNetserver:
+				replace(e.Error(), e.Error()+`: use server="netserver" (or netscript --server netserver)`)
+			case client.PeerSlow:
+			default:
+				replace(e.Error(), e.Error()+": check host and port (the one `netscript serve` listens on)")
+			}
 		case *npwire.NotNetserverError:
 			if e.Netscript {
 				replace(e.Error(), e.Error()+`: leave server= out, or give server="netscript"`)
