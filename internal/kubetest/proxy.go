@@ -2,6 +2,7 @@ package kubetest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -23,10 +24,11 @@ import (
 func (c *Cluster) Proxy(t testing.TB, ns *netns.NS, node string) *netns.Proc {
 	t.Helper()
 	bin := Proxy().Binary(t)
+	ports := freePorts(t, ns, 2) // it takes no port 0 for its metrics and health
 	return ns.Start(t, bin, "--kubeconfig="+c.Kubeconfig, "--proxy-mode=nftables", "--hostname-override="+node,
 		"--masquerade-all", "--cluster-cidr=198.18.0.0/15", "--conntrack-max-per-core=0",
 		"--conntrack-tcp-timeout-established=0", "--conntrack-tcp-timeout-close-wait=0",
-		"--metrics-bind-address=127.0.0.1:0", "--healthz-bind-address=127.0.0.1:0", "--v=2")
+		fmt.Sprintf("--metrics-bind-address=127.0.0.1:%d", ports[0]), fmt.Sprintf("--healthz-bind-address=127.0.0.1:%d", ports[1]), "--v=2")
 }
 
 // EndpointSlice creates the EndpointSlice of the Service svc: each address
