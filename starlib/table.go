@@ -8,6 +8,7 @@ import (
 	"netscript/starlib/fleet"
 	"netscript/starlib/format"
 	"netscript/starlib/help"
+	"netscript/starlib/latency"
 	"netscript/starlib/module"
 	"netscript/starlib/output"
 	"netscript/starlib/plot"
@@ -27,6 +28,7 @@ var modules = []*module.Module{
 	plot.Module,        // plot(), latency_plot(), timeseries(), bars(), chart()
 	format.Module,      // format(), round()
 	concurrency.Module, // parallel(), aggregate()
+	latency.Module,     // rrul(), responsiveness()
 	std.Module,         // json, math, time, env()
 	fleet.Module,       // fleet: agents found in Kubernetes or DNS, mesh plans
 	checks.Module,      // check()

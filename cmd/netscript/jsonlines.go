@@ -95,7 +95,7 @@ func (j *jsonLines) Failed(test, brand string, err error) {
 // Interim writes the line of one interim sample (session.Session.OnInterim).
 func (j *jsonLines) Interim(i client.Interim) {
 	d, err := values.SampleJSON(result.Sample{T: i.T, Throughput: i.Throughput, Interval: i.Interval,
-		Retransmits: i.Retransmits, Cwnd: i.Cwnd})
+		Retransmits: i.Retransmits, Cwnd: i.Cwnd, RTT: i.RTT, RcvRTT: i.RcvRTT})
 	if err != nil {
 		return
 	}

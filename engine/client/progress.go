@@ -69,6 +69,9 @@ type Interim struct {
 	// TCP tests: segments retransmitted over the interval and the
 	// congestion window at its end (summed over flows); nil otherwise.
 	Retransmits, Cwnd *uint64
+	// TCP tests: the smoothed RTT and the receiver's RTT estimate at the
+	// interval's end in µs (the means over the flows); nil otherwise.
+	RTT, RcvRTT *float64
 }
 
 // interimBase is what every interim report of the test shares.
@@ -95,7 +98,7 @@ func watchInterim(ivs []*workload.Interim, base Interim, done <-chan struct{}, r
 			p.Ending = start.Add(ss[sent].At)
 			var tcp result.Sample
 			sampleTCP(&tcp, ss, sent)
-			p.Retransmits, p.Cwnd = tcp.Retransmits, tcp.Cwnd
+			p.Retransmits, p.Cwnd, p.RTT, p.RcvRTT = tcp.Retransmits, tcp.Cwnd, tcp.RTT, tcp.RcvRTT
 			report(p)
 		}
 	}
@@ -153,6 +156,10 @@ func combineSamples(ivs []*workload.Interim) []workload.Sample {
 			out[k].Count += ss[k].Count
 			out[k].Retrans += ss[k].Retrans
 			out[k].Cwnd += ss[k].Cwnd
+			out[k].RTTSum += ss[k].RTTSum
+			out[k].RTTConns += ss[k].RTTConns
+			out[k].RcvRTTSum += ss[k].RcvRTTSum
+			out[k].RcvRTTConns += ss[k].RcvRTTConns
 			out[k].TCP = out[k].TCP && ss[k].TCP
 		}
 	}

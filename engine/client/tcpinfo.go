@@ -99,7 +99,9 @@ func (w *worker) withRetransmits(report func(Progress)) func(Progress) {
 }
 
 // sampleTCP adds the TCP figures of sample i to s: the retransmits over
-// its interval and the congestion window at its end, summed over flows.
+// its interval and the congestion window at its end, summed over flows,
+// and the smoothed RTT and the receiver's RTT estimate at its end, the
+// means over the flows.
 func sampleTCP(s *result.Sample, ss []workload.Sample, i int) {
 	if !ss[i].TCP {
 		return
@@ -110,6 +112,14 @@ func sampleTCP(s *result.Sample, ss []workload.Sample, i int) {
 	}
 	cwnd := uint64(ss[i].Cwnd)
 	s.Retransmits, s.Cwnd = &retr, &cwnd
+	if n := ss[i].RTTConns; n > 0 {
+		rtt := float64(ss[i].RTTSum) / float64(n)
+		s.RTT = &rtt
+	}
+	if n := ss[i].RcvRTTConns; n > 0 {
+		rtt := float64(ss[i].RcvRTTSum) / float64(n)
+		s.RcvRTT = &rtt
+	}
 }
 
 // endTCP takes the end readings into the flow's counts.

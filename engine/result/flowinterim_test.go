@@ -11,16 +11,16 @@ import (
 // after every field of the release before, and read back unchanged; a flow
 // written by the release before (no "interim") reads back with none.
 func TestFlowInterimJSON(t *testing.T) {
-	retr, cwnd := uint64(2), uint64(10)
+	retr, cwnd, rtt := uint64(2), uint64(10), 1500.5
 	f := &Flow{Index: 1, Test: "TCP_STREAM", Interim: []Sample{
-		{T: 0.5, Throughput: 100, Interval: 0.5, Retransmits: &retr, Cwnd: &cwnd},
+		{T: 0.5, Throughput: 100, Interval: 0.5, Retransmits: &retr, Cwnd: &cwnd, RTT: &rtt},
 		{T: 1, Throughput: 120, Interval: 0.5},
 	}}
 	b, err := json.Marshal(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(string(b), `"tcp":null,"interim":[{"t":0.5,"throughput":100,"interval":0.5,"retransmits":2,"cwnd":10},{"t":1,"throughput":120,"interval":0.5,"retransmits":null,"cwnd":null}]}`) {
+	if !strings.HasSuffix(string(b), `"tcp":null,"interim":[{"t":0.5,"throughput":100,"interval":0.5,"retransmits":2,"cwnd":10,"rtt":1500.5,"rcv_rtt":null},{"t":1,"throughput":120,"interval":0.5,"retransmits":null,"cwnd":null,"rtt":null,"rcv_rtt":null}]}`) {
 		t.Errorf("encoded as %s", b)
 	}
 	var back Flow

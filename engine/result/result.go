@@ -222,6 +222,16 @@ type Sample struct {
 	// over the flows; None for UDP and tcp_crr.
 	Retransmits *uint64 `json:"retransmits"`
 	Cwnd        *uint64 `json:"cwnd"`
+	// TCP tests: the smoothed RTT (tcpi_rtt) at the end of the interval
+	// in µs, the mean over the flows: the queue a loaded connection sits
+	// behind, on the same timeline as its throughput; None for UDP,
+	// tcp_crr and a reading without one.
+	RTT *float64 `json:"rtt"`
+	// TCP tests: the receiver's RTT estimate (tcpi_rcv_rtt, µs) at the
+	// end of the interval, the mean over the flows: what the end that
+	// only receives (tcp_maerts's client) knows of the queue its data
+	// waits in, from the timestamps the data echoes; None without one.
+	RcvRTT *float64 `json:"rcv_rtt"`
 }
 
 // UDP is UDP_STREAM's accounting at both ends, in datagrams.

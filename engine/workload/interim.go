@@ -12,7 +12,17 @@ type Sample struct {
 	// With Interim.TCP: the connection's segments retransmitted since
 	// the start and its congestion window (interim_tcp.go).
 	Retrans, Cwnd uint32
-	TCP           bool
+	// With Interim.TCP: the sum of the smoothed RTTs (tcpi_rtt, µs) of
+	// the connections that had one, and how many did (one flow's sample
+	// has at most one; combined samples add them up).
+	RTTSum   uint64
+	RTTConns uint32
+	// The same of the receiver's RTT estimate (tcpi_rcv_rtt, µs), which
+	// the end that only receives keeps from the timestamps its data
+	// echoes: the queue its data waits in.
+	RcvRTTSum   uint64
+	RcvRTTConns uint32
+	TCP         bool
 }
 
 // Interim collects a loop's interim samples (netperf's demo mode, -D): the

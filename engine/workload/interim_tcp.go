@@ -11,11 +11,18 @@ type InterimTCP struct {
 	r    sock.TCPReader
 }
 
-// read fills s's TCP figures; a failed read leaves them out.
+// read fills s's TCP figures from one TCP_INFO reading; a failed read
+// leaves them out.
 func (t *InterimTCP) read(s *Sample) {
-	retrans, cwnd, ok := t.r.Retrans(t.FD)
-	if !ok {
+	ti, e := t.r.Info(t.FD)
+	if e != 0 {
 		return
 	}
-	s.Retrans, s.Cwnd, s.TCP = retrans-t.Base, cwnd, true
+	s.Retrans, s.Cwnd, s.TCP = ti.Total_retrans-t.Base, ti.Snd_cwnd, true
+	if ti.Rtt > 0 {
+		s.RTTSum, s.RTTConns = uint64(ti.Rtt), 1
+	}
+	if ti.Rcv_rtt > 0 {
+		s.RcvRTTSum, s.RcvRTTConns = uint64(ti.Rcv_rtt), 1
+	}
 }

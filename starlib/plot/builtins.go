@@ -133,11 +133,22 @@ func latencyPlotBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.
 // timeseriesBuiltin: timeseries(results, file, y="throughput", per_flow=False, title=None).
 func timeseriesBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rv starlark.Value
-	y, title, perFlow := "throughput", "", false
+	var yv starlark.Value = starlark.None
+	title, perFlow := "", false
 	p := pictureArgs{width: plotWidthPx, height: plotHeightPx}
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "results", &rv, "file", &p.file, "y?", &y, "per_flow?", &perFlow,
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "results", &rv, "file", &p.file, "y?", &yv, "per_flow?", &perFlow,
 		"title?", &title, "width?", &p.width, "height?", &p.height); err != nil {
 		return nil, err
+	}
+	if titles, lists, ok := panelsOf(rv); ok {
+		return p.draw(th, b, func() (Drawable, error) { return StackFigure(b, titles, lists, yv, perFlow) })
+	}
+	y, err := panelY(yv, "")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	if _, ok := yv.(*starlark.Dict); ok {
+		return nil, fmt.Errorf("%s: y is a dict of one field per panel, for results given as a dict of panels", b.Name())
 	}
 	rows, err := plotRows(b, rv)
 	if err != nil {
@@ -306,6 +317,12 @@ func points(g Drawable) int {
 		return n
 	case *Bars:
 		return len(g.Bars)
+	case *Stack:
+		n := 0
+		for _, f := range g.Panels {
+			n += points(f)
+		}
+		return n
 	}
 	return 0
 }

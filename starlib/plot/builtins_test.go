@@ -202,6 +202,10 @@ func TestPictureSVG(t *testing.T) {
 			1, 0, 0, []string{"p50"}},
 		{"timeseries", `out = timeseries([ts("bulk", 1000.0, [10, 20, 30, 40]), ts("probe", 1000.5, [5, 6, 7])], file = dir + "/ts.svg", title = "rrul")`,
 			2, 0, 0, []string{"rrul", "time (s)", "throughput (10^6bits/s)", "bulk", "probe"}},
+		{"timeseries panels", `out = timeseries({"download": [ts("down", 1000.0, [10, 20, 30])], "upload": [ts("up", 1000.0, [7, 8, 9])],
+		                                            "ping": [{"brand": "probe", "start": 999.0, "interim": [{"t": 1.0, "latency": 3.5}, {"t": 2.0, "latency": 4.0}]}]},
+		                                           y = {"ping": "latency"}, file = dir + "/panels.svg")`,
+			1, 0, 0, []string{"download", "upload", "ping", "throughput (10^6bits/s)", "latency", "down", "up", "probe"}}, // one line a panel, each in the first colour
 		{"bars", `out = bars([c1, c2], file = dir + "/bars.svg", labels = ["old", "new"], title = "intervals")`,
 			0, 0, 2, []string{"intervals", "old", "new", "value"}},
 		{"bars of comparisons", `out = bars([d1], file = dir + "/cmp.svg")`,
@@ -318,6 +322,9 @@ func TestPictureErrors(t *testing.T) {
 		{"per flow", `timeseries([dict(ts("a", 1.0, [1]), flows = [{"index": 0}])], per_flow = True, file = dir + "/x.svg")`,
 			"per_flow=True: the flows of results[0] (TCP_STREAM) keep no interim samples"},
 		{"chart kind", `chart(rr, kind = "pie")`, `chart: kind "pie": use "plot"`},
+		{"panel y", `timeseries({"a": [ts("a", 1.0, [1, 2])]}, y = {"a": 3}, file = dir + "/x.svg")`, `y["a"] must be a field name, got int`},
+		{"y dict without panels", `timeseries([ts("a", 1.0, [1, 2])], y = {"a": "x"}, file = dir + "/x.svg")`, "y is a dict of one field per panel, for results given as a dict of panels"},
+		{"empty panel", `timeseries({"a": []}, file = dir + "/x.svg")`, `panel "a": timeseries: the list is empty`},
 		{"size", `plot(rr, file = dir + "/x.png", width = 0)`, "width and height are pixels above 0"},
 		{"not a list", `plot(3, file = dir + "/x.png")`, "plot: results must be a list of results, got int"},
 	}

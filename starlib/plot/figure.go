@@ -118,6 +118,9 @@ func Write(g Drawable, out io.Writer, format string, w, h vg.Length) error {
 	if h == 0 {
 		h = Height
 	}
+	if st, ok := g.(*Stack); ok {
+		return st.write(out, format, w, h)
+	}
 	p, err := g.Plot()
 	if err != nil {
 		return err
@@ -380,7 +383,7 @@ func (b *Bars) Plot() (*gplot.Plot, error) {
 	return p, nil
 }
 
-// Drawable is what Save and Write draw: a *Figure or a *Bars.
+// Drawable is what Save and Write draw: a *Figure, a *Bars or a *Stack.
 type Drawable interface {
 	Plot() (*gplot.Plot, error)
 }

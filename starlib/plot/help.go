@@ -34,16 +34,20 @@ result is one curve. Returns the path; width and height (pixels) as for
 plot().
   rs = [tcp_rr(duration=1), udp_rr(duration=1)]
   latency_plot(rs, file="latency.svg", kind="ccdf")`,
-	"timeseries": `timeseries(results, file, y="throughput", per_flow=False, title=None) -> str
+	"timeseries": `timeseries(results, file, y="throughput", per_flow=False, ...) -> str
 
 Draws the interim samples of results (tests run with interval=) against one
 time axis: each sample at its result's start plus its t, so the tests of
 one parallel() call share a clock. One line per result, or per flow with
 per_flow=True, from each flow's own samples (result.flows[i].interim).
-Returns the path; width and height (pixels) as for plot().
+Returns the path; width and height (pixels) as for plot(). A dict of lists
+of results draws one panel per key, titled by it, one above the other on
+one clock, as flent's rrul picture; y may then be a dict of a field per
+panel (others draw throughput).
   bulk, rr = parallel([lambda: tcp_stream(duration=2, interval=0.5),
                        lambda: tcp_rr(duration=2, interval=0.5)])
-  timeseries([rr], file="probe.svg")`,
+  timeseries([rr], file="probe.svg")
+  timeseries({"bulk": [bulk], "probe": [rr]}, file="both.svg")`,
 	"bars": `bars(values, file, labels=None, title=None, width=640, height=400) -> str
 
 Draws one bar per confidence(), stats.ci() or compare() value with its

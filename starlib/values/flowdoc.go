@@ -33,7 +33,7 @@ printed. The result's top-level fields are their aggregate.
                        for ` + noFlowRemote() + `)
   tcp                  its TCP_INFO figures: help("result.tcp")
   interim              with interval: its own samples (t, throughput,
-                       interval, retransmits, cwnd), at its own instants;
+                       interval, retransmits, cwnd, rtt), at its own instants;
                        over sample k the flows' work, retransmits and cwnd
                        add up to result.interim[k]'s
   r = tcp_stream(duration=2, flows=3, interval=0.5)

@@ -31,6 +31,6 @@ out; docs/results.md describes every field.
   tcp, remote.tcp      the kernel's TCP_INFO of each end: help("result.tcp")
   zerocopy             with zerocopy=True: help("result.zerocopy")
   interim              with interval: samples t, throughput, interval (and
-                       retransmits, cwnd for TCP), one per interval
+                       retransmits, cwnd, rtt for TCP), one per interval
   flows                each flow's own figures and interim samples:
                        help("result.flows")`

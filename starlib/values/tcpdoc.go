@@ -41,7 +41,7 @@ Counts are sums over the connections, the rest means, with a _max beside:
   reordering, lost, unacked
   ca_state               open, disorder, cwr, recovery or loss (mixed)
   congestion             the algorithm ("cubic"), or mixed
-Interim samples carry retransmits and cwnd (None for UDP).
+Interim samples carry retransmits, cwnd, rtt and rcv_rtt (None for UDP).
 
   r = tcp_stream(duration=5, congestion="bbr")
   print(r.tcp.retransmits, r.tcp.rtt, r.remote.tcp.rwnd_limited_fraction)`,
