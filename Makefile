@@ -10,6 +10,11 @@
 #                what idle and hostile control connections cost the daemon
 #                (memory, descriptors, tcp_rr throughput meanwhile)
 #   make build   bin/netscript
+#   make image   the container image (bin/netscript-image.tar, bin/netscript-oci):
+#                docs/kubernetes.md
+#   make kube-apiserver
+#                build kube-apiserver and kube-proxy once per machine into the
+#                user's cache for the discovery tests (internal/kubetest)
 
 GO        ?= go
 VERSION   ?= 0.1.0
@@ -37,12 +42,26 @@ PINGPONG_SRC ?= ../shared/ref/pingpong.c
 ROUNDS    ?= 5
 SECONDS   ?= 3
 
-.PHONY: all build test vet fmtcheck tidycheck staticcheck unit fuzz bench bench-hostile demo clean
+.PHONY: all build image kube-apiserver test vet fmtcheck tidycheck staticcheck unit fuzz bench bench-hostile demo clean
 
 all: build
 
 build:
 	$(BUILDENV) $(GO) build -ldflags '$(LDFLAGS)' -o bin/netscript ./cmd/netscript
+
+# The image: the static binary built reproducibly (paths trimmed, the
+# commit's time for every file), in one layer with no shell, no registry
+# and no container daemon (internal/imagebuild, go-containerregistry).
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+IMAGE     ?= netscript:$(VERSION)
+image:
+	@mkdir -p bin/image
+	$(BUILDENV) $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/image/netscript ./cmd/netscript
+	$(GO) run ./cmd/nsimage -binary bin/image/netscript -created $(SOURCE_DATE_EPOCH) -version $(VERSION) \
+		-revision $(COMMIT) -tag $(IMAGE) -o bin/netscript-image.tar -oci bin/netscript-oci
+
+kube-apiserver:
+	$(GO) run ./internal/kubetest/kasbuild
 
 test: vet fmtcheck tidycheck staticcheck unit fuzz
 

@@ -90,24 +90,44 @@ func (p *Permissions) CheckTest(sp *spec.Spec, embedded bool) error {
 		hosts = append(hosts, sp.Host)
 	}
 	for _, h := range hosts {
-		if p.allowed(h) {
-			continue
+		if err := p.check(sp.Workload.String(), h, func() string { return describeTest(sp, h) }); err != nil {
+			return err
 		}
-		what := describeTest(sp, h)
-		if p.Ask != nil && p.Ask(hostKey(h), what) {
-			p.AllowHost(h)
-			continue
-		}
-		name := hostKey(h)
-		return &NetRefusedError{Workload: sp.Workload.String(), Host: name}
 	}
 	return nil
 }
 
-// NetRefusedError is a test refused because the person running the script
-// did not allow the host it names. It ends the script even with
-// keep_going: it is the runner's decision, not the network's failure.
+// CheckHost decides, before a builtin that reaches a host by itself rather
+// than through a test (fleet's discovery through the Kubernetes API or
+// DNS, its probes of agents) sends anything there, whether it may: as
+// CheckTest does, a host not allowed is put to Ask once, with what (what
+// the builtin will do there), and else refused with a *NetRefusedError
+// naming who (the builtin) and --allow-net.
+func (p *Permissions) CheckHost(who, host, what string) error {
+	if p == nil {
+		return nil
+	}
+	return p.check(who, host, func() string { return what })
+}
+
+// check allows h, asks about it, or refuses it for who.
+func (p *Permissions) check(who, h string, what func() string) error {
+	if p.allowed(h) {
+		return nil
+	}
+	if p.Ask != nil && p.Ask(hostKey(h), what()) {
+		p.AllowHost(h)
+		return nil
+	}
+	return &NetRefusedError{Workload: who, Host: hostKey(h)}
+}
+
+// NetRefusedError is a test (or a builtin that reaches a host itself)
+// refused because the person running the script did not allow the host
+// it names. It ends the script even with keep_going: it is the runner's
+// decision, not the network's failure.
 type NetRefusedError struct {
+	// Workload is the test's workload, or the builtin refused.
 	Workload, Host string
 }
 

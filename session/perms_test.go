@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,34 @@ func TestCheckTest(t *testing.T) {
 	var none *Permissions
 	if err := none.CheckTest(&spec.Spec{Host: "198.18.0.9"}, false); err != nil {
 		t.Errorf("nil permissions (the person's own typing) refused: %v", err)
+	}
+}
+
+// TestCheckHost: a builtin that reaches a host itself (fleet's probes and
+// discovery) is allowed, asked or refused as a test's host is, the
+// refusal naming the builtin; nil permissions allow everything.
+func TestCheckHost(t *testing.T) {
+	if err := (*Permissions)(nil).CheckHost("fleet.probe", "198.18.0.9:12866", "probe"); err != nil {
+		t.Errorf("nil permissions: %v", err)
+	}
+	p := &Permissions{}
+	p.AllowHost("198.18.0.2")
+	if err := p.CheckHost("fleet.probe", "198.18.0.2:12866", "probe"); err != nil {
+		t.Errorf("an allowed host with a port: %v", err)
+	}
+	err := p.CheckHost("fleet.dns", "Agents.Example.", "look up")
+	var nr *NetRefusedError
+	if !errors.As(err, &nr) || err.Error() != "fleet.dns: not allowed to reach agents.example; run with --allow-net agents.example (or --allow-net for every host) to allow it" {
+		t.Errorf("a name not allowed: %v", err)
+	}
+	var question string
+	p.Ask = func(host, what string) bool { question = host + " | " + what; return true }
+	if err := p.CheckHost("fleet.kubernetes", "198.18.0.5:6443", "read the agents from 198.18.0.5:6443"); err != nil || question != "198.18.0.5 | read the agents from 198.18.0.5:6443" {
+		t.Errorf("a yes: %v, asked %q", err, question)
+	}
+	p.Ask = nil
+	if err := p.CheckHost("fleet.probe", "198.18.0.5:12866", "probe"); err != nil {
+		t.Errorf("a host allowed by a yes: %v", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"netscript/starlib/checks"
 	"netscript/starlib/concurrency"
+	"netscript/starlib/fleet"
 	"netscript/starlib/format"
 	"netscript/starlib/help"
 	"netscript/starlib/latency"
@@ -29,6 +30,7 @@ var modules = []*module.Module{
 	concurrency.Module, // parallel(), aggregate()
 	latency.Module,     // rrul(), responsiveness()
 	std.Module,         // json, math, time, env()
+	fleet.Module,       // fleet: agents found in Kubernetes or DNS, mesh plans
 	checks.Module,      // check()
 	values.Module,      // no names: the help of results and their parts
 }

@@ -312,6 +312,9 @@ func TestScriptsAimed(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
+			if needsCluster(t, f) {
+				t.Skip("needs a cluster's agents; starlib/fleet's TestKubeMesh runs it")
+			}
 			rec := filepath.Join(t.TempDir(), "run.json")
 			r := netscript(t, 3*time.Minute, "-q", "--keep-going", "--record", rec, "--host", fmt.Sprintf("127.0.0.1:%d", d.port), f, "duration=0.1")
 			if r.code != 0 && r.code != exitTestsFailed {

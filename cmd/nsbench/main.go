@@ -23,6 +23,10 @@
 // netserver (server="netserver"), alternating round by round, and prints
 // the ratios that say whether the far end changes the figure.
 //
+// The open-model rows (openmodel.go) run tcp_rr with arrival_rate at
+// shares of the closed model's rate and give the share of its scheduled
+// requests that started on time.
+//
 // With -hostile (`make bench-hostile`) it measures instead what idle and
 // hostile control connections cost a daemon (hostile.go).
 package main
@@ -276,6 +280,9 @@ func main() {
 			benchNetperf(*netscript, netperfDir, *npOnly, *rounds, *secs) // netperf_table.go
 		}
 	}
+	if *only == "" || strings.Contains(","+*only+",", ","+openModelRow+",") {
+		benchOpenModel(*netscript, *rounds, *secs) // openmodel.go
+	}
 	if *flowRows && (*only == "" || strings.Contains(","+*only+",", ",flows,")) {
 		benchFlows(*netscript, *rounds, *secs)
 	}
@@ -345,7 +352,7 @@ func checkArgs(only string, rounds int, secs float64) error {
 	if only == "" {
 		return nil
 	}
-	known := []string{"flows", streamFlowsRow, netperfRow}
+	known := []string{"flows", streamFlowsRow, netperfRow, openModelRow}
 	for _, w := range workloads {
 		known = append(known, w.label())
 	}

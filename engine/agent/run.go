@@ -57,7 +57,7 @@ func Run(ctx context.Context, s spec.Spec, opt client.Options) (*result.Result, 
 	}
 	pc, _, err := client.Dial(ctx, ctrl, s.ConnectTimeout, opt.Token)
 	if err != nil {
-		return nil, &spec.OptionError{Option: "client", Err: err}
+		return nil, dialError(err)
 	}
 	defer pc.Close()
 	name := ctrl.String()
@@ -122,6 +122,21 @@ func Run(ctx context.Context, s spec.Spec, opt client.Options) (*result.Result, 
 		return res, &client.TestError{Err: fail(nw), Partial: res}
 	}
 	return res, nil
+}
+
+// dialError is a failure to reach the client daemon as the test's error.
+// A token refused either way, or an endpoint that is no daemon, is a
+// mistake in how the test was asked for (an OptionError, which ends a
+// script whatever it asked); a daemon that refused the connection, did
+// not answer or went away is the test's failure, as a server's would be,
+// which keep_going keeps as a failed result (a mesh's agent that died).
+func dialError(err error) error {
+	for _, mistake := range []error{proto.ErrAuthFailed, proto.ErrTokenRequired, proto.ErrServerOpen, proto.ErrNotNetscript} {
+		if errors.Is(err, mistake) {
+			return &spec.OptionError{Option: "client", Err: err}
+		}
+	}
+	return fmt.Errorf("client: %w", err)
 }
 
 // splitHostPort reads client's "host" or "host:port" ("[v6]:port").

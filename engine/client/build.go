@@ -72,6 +72,7 @@ func (r *run) build(w *worker) *result.Result {
 	r.addTCP(res, w)
 	r.addMPTCP(res, w)
 	r.addZeroCopy(res, w)
+	r.addSchedule(res, w)
 	return res
 }
 
@@ -188,6 +189,7 @@ func (r *run) config(w *worker) result.Config {
 	if s.Workload.Accepts(spec.OptProtocol) {
 		cfg.Protocol = cmp.Or(s.Protocol, spec.ProtocolTCP)
 	}
+	arrivalConfig(s, &cfg)
 	if pr := s.LocalPortRange; pr != nil {
 		cfg.LocalPorts = []int{pr.Lo, pr.Hi}
 	}

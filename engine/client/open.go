@@ -63,8 +63,8 @@ type endpoint struct {
 func newWorker(s *spec.Spec, ep endpoint) (*worker, error) {
 	n := s.FlowCount()
 	w := &worker{kind: s.Workload, cpu: s.CPU, begin: make(chan struct{}), done: make(chan struct{}),
-		fine: s.Rate > 0 || n > 1 || s.Workload.Bidir, tcp: readsTCP(s) && !s.Workload.PerTransaction,
-		mptcp: s.MPTCP() && !s.Workload.PerTransaction}
+		fine: s.Rate > 0 || s.Open() || n > 1 || s.Workload.Bidir, seed: uint64(time.Now().UnixNano()),
+		tcp: readsTCP(s) && !s.Workload.PerTransaction, mptcp: s.MPTCP() && !s.Workload.PerTransaction}
 	if n > 1 {
 		if err := workload.NeedFDs(n, fmt.Sprintf("%d flows", n)); err != nil {
 			return nil, &spec.OptionError{Option: "flows", Err: err}
@@ -151,8 +151,8 @@ func (w *worker) parts(f *flow) []*flow {
 	return out
 }
 
-// loopOf is the shared state every flow's loop starts with.
-func (w *worker) loopOf(s *spec.Spec) workload.Loop {
+// loopOf is the shared state flow i's loop starts with.
+func (w *worker) loopOf(s *spec.Spec, i int) workload.Loop {
 	loop := workload.Loop{Limits: workload.Limits{Duration: s.Duration, Transactions: s.Transactions}, Stop: &w.stop}
 	if s.Workload.RR() {
 		loop.Hist = hist.New()
@@ -160,6 +160,7 @@ func (w *worker) loopOf(s *spec.Spec) workload.Loop {
 	if s.Workload.Paced() {
 		loop.Pace = workload.NewPacer(s.Rate)
 	}
+	loop.Arrive = w.arrival(s, i)
 	if s.Interval > 0 {
 		loop.Interim = workload.NewInterim(s.Interval, s.Duration)
 	}
@@ -170,7 +171,7 @@ func (w *worker) loopOf(s *spec.Spec) workload.Loop {
 // per transaction) and its loop, or its mux.Flow.
 func (w *worker) open(s *spec.Spec, f *flow, data netip.AddrPort, local netip.AddrPort, key []byte) error {
 	k := s.Workload
-	cf := &datapath.ClientFlow{Spec: s, Loop: w.loopOf(s), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
+	cf := &datapath.ClientFlow{Spec: s, Loop: w.loopOf(s, f.index), FD: -1, Family: familyOf(data.Addr()), Remote: sock.NewAddr(data)}
 	if k.Unix {
 		cf.Family, cf.Remote = unix.AF_UNIX, w.unixRemote
 	}

@@ -47,6 +47,7 @@ func stallBound(s *spec.Spec, bound time.Duration) time.Duration {
 	if s.Rate > 0 {
 		bound += time.Duration(float64(time.Second) / s.Rate)
 	}
+	bound += s.MaxScheduleGap()
 	if s.Workload.Accepts(spec.OptTimeout) {
 		bound += s.Timeout
 	}

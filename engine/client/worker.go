@@ -36,7 +36,8 @@ type worker struct {
 	done    chan struct{} // closed once every flow has finished
 	granted sock.Buffers
 	cpu     *int
-	fine    bool // fine timer slack on the flows' threads (pacing, a common start)
+	fine    bool   // fine timer slack on the flows' threads (pacing, a common start)
+	seed    uint64 // the seed of Poisson arrival schedules (each flow draws its own stream of it)
 	// sendSize and recvSize are the bulk sizes the client's loops use.
 	sendSize, recvSize int
 

@@ -83,7 +83,10 @@
 // connection without heartbeats; a v3 client never asks, so a new server
 // never sends it a Heartbeat. testdata/live holds these messages; the
 // version stays 3. TestSpec.LivenessNs (the liveness option) is omitted
-// when 0, so a test that leaves the option alone reads as before.
+// when 0, so a test that leaves the option alone reads as before, and so
+// is TestSpec.Arrival (the open model's schedule) for a closed-model test;
+// a daemon of a release before it refuses a test that carries it, naming
+// the field.
 //
 // RunClient carries a test as a TestSpec: proto's own copy of spec.Spec,
 // field for field, under the names and in the order the previous release's

@@ -12,6 +12,7 @@ import (
 
 	"netscript/engine/auth"
 	"netscript/engine/proto/prototest"
+	"netscript/engine/spec"
 )
 
 // messageFor returns a new message of type t to decode into.
@@ -111,6 +112,12 @@ func FuzzTestSpec(f *testing.F) {
 		if name.typ == TypeRunClient {
 			f.Add(p)
 		}
+	}
+	// An open-model test, whose Arrival no recording has.
+	open := spec.Default(spec.UDPRR)
+	open.Arrival = spec.Arrival{Rate: 10, Kind: spec.ArrivalPoisson, Ramp: []spec.Stage{{Target: 50, Duration: time.Second}}}
+	if b, err := AppendFrame(nil, TypeRunClient, RunClient{Test: TestSpecFrom(&open)}); err == nil {
+		f.Add(b[5:])
 	}
 	f.Fuzz(func(t *testing.T, p []byte) {
 		var m RunClient

@@ -49,9 +49,14 @@ type TestSpec struct {
 	CPU       *int `json:"CPU"`       // the client's CPU; null: the scheduler's choice
 	RemoteCPU *int `json:"RemoteCPU"` // the server's CPU; null: the scheduler's choice
 
-	IntervalNs int64   `json:"Interval"`  // period of interim samples; 0: none
-	Rate       float64 `json:"Rate"`      // transactions (or sends) per second; 0: unpaced
-	NoControl  bool    `json:"NoControl"` // no control connection (a standing data endpoint)
+	IntervalNs int64   `json:"Interval"` // period of interim samples; 0: none
+	Rate       float64 `json:"Rate"`     // transactions (or sends) per second; 0: unpaced
+	// Arrival is the open model's arrival schedule (spec.Spec.Arrival);
+	// absent for the closed model, so such a test reads as the previous
+	// release sent it, and a daemon of that release refuses a test that
+	// sets it, naming the field.
+	Arrival   *Arrival `json:"Arrival,omitempty"`
+	NoControl bool     `json:"NoControl"` // no control connection (a standing data endpoint)
 
 	Flows          int        `json:"Flows"`          // connections (UDP: flows) at once
 	Locals         []string   `json:"Locals"`         // each flow's source address
@@ -151,6 +156,13 @@ func (t *TestSpec) Check() error {
 	if t.LivenessNs < -1 {
 		return &FieldError{"Liveness", fmt.Sprintf("%d ns is neither a bound nor -1 (off)", t.LivenessNs)}
 	}
+	if a := t.Arrival; a != nil {
+		for i, st := range a.Ramp {
+			if st.DurationNs < 0 {
+				return &FieldError{"Arrival", fmt.Sprintf("stage %d: %d ns is negative", i+1, st.DurationNs)}
+			}
+		}
+	}
 	return nil
 }
 
@@ -160,4 +172,21 @@ func (m *RunClient) Check() error {
 		return fmt.Errorf("spec: %w", err)
 	}
 	return nil
+}
+
+// Arrival is the wire form of an open-model arrival schedule: the
+// requests per second over all the flows (or the ramp's start), "constant"
+// or "poisson" (absent: constant), and the ramp's stages. spec.Validate
+// judges the values (rates, kinds, how many stages).
+type Arrival struct {
+	Rate float64        `json:"Rate"`
+	Kind string         `json:"Kind,omitempty"`
+	Ramp []ArrivalStage `json:"Ramp,omitempty"`
+}
+
+// ArrivalStage is one stage of an arrival ramp: the rate it moves to, and
+// over how long (nanoseconds).
+type ArrivalStage struct {
+	Target     float64 `json:"Target"`
+	DurationNs int64   `json:"Duration"`
 }

@@ -61,7 +61,32 @@ func TestSpecFrom(s *spec.Spec) TestSpec {
 		t.LocalPortRange = &PortRange{Lo: r.Lo, Hi: r.Hi}
 	}
 	t.Knobs = KnobsFrom(&s.Knobs)
+	t.Arrival = arrivalFrom(&s.Arrival)
 	return t
+}
+
+// arrivalFrom is the wire form of a, or nil for the closed model.
+func arrivalFrom(a *spec.Arrival) *Arrival {
+	if !a.Given() {
+		return nil
+	}
+	w := &Arrival{Rate: a.Rate, Kind: a.Kind}
+	for _, st := range a.Ramp {
+		w.Ramp = append(w.Ramp, ArrivalStage{Target: st.Target, DurationNs: int64(st.Duration)})
+	}
+	return w
+}
+
+// spec is the schedule a describes; the closed model's for nil.
+func (a *Arrival) spec() spec.Arrival {
+	if a == nil {
+		return spec.Arrival{}
+	}
+	s := spec.Arrival{Rate: a.Rate, Kind: a.Kind}
+	for _, st := range a.Ramp {
+		s.Ramp = append(s.Ramp, spec.Stage{Target: st.Target, Duration: time.Duration(st.DurationNs)})
+	}
+	return s
 }
 
 // ToSpec is the test t describes. It refuses what Check refuses and a
@@ -121,6 +146,7 @@ func (t *TestSpec) ToSpec() (spec.Spec, error) {
 		s.LocalPortRange = &spec.PortRange{Lo: r.Lo, Hi: r.Hi}
 	}
 	s.Knobs = t.Knobs.Sock()
+	s.Arrival = t.Arrival.spec()
 	legacyDefaults(&s)
 	return s, nil
 }

@@ -30,8 +30,9 @@ func everySpec() spec.Spec {
 
 // sinceV3 are the fields of spec.Spec added after testdata/v3 was
 // recorded: optional on the wire (omitted when zero), so everySpec leaves
-// them zero to encode as the recording; TestLivenessOnTheWire covers them.
-var sinceV3 = map[string]bool{"Liveness": true, "Server": true, "Knobs": true, "Connections": true, "File": true, "Protocol": true}
+// them zero to encode as the recording; TestLivenessOnTheWire and
+// TestArrivalOnTheWire cover them.
+var sinceV3 = map[string]bool{"Liveness": true, "Server": true, "Knobs": true, "Arrival": true, "Connections": true, "File": true, "Protocol": true}
 
 // runClientPayload is what RunClient carrying s puts on the wire.
 func runClientPayload(t *testing.T, s *spec.Spec) []byte {

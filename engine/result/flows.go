@@ -51,6 +51,9 @@ type Flow struct {
 	// the test's sample k; a flow that ran on past the others has samples
 	// beyond the test's. Empty without interval.
 	Interim []Sample `json:"interim"`
+	// Schedule is how this flow kept to its share of the arrival
+	// schedule; None for the closed model.
+	Schedule *Schedule `json:"schedule"`
 	// MPTCP is this flow's connection's subflows, with protocol="mptcp"
 	// (after the fields of the release before; left out when nil, so a
 	// TCP flow's record is as before).
@@ -159,6 +162,7 @@ func Aggregate(rs []*Result) (*Result, error) {
 	out.Remote = rem
 	aggregateTCP(out, rs)
 	out.UDP = aggregateUDP(rs)
+	out.Schedule = aggregateSchedule(rs)
 	out.StartSkew = Skew(starts, flows)
 	out.FirstSkew = FirstSkew(starts, flows)
 	h, err := MergeHist(rs)

@@ -112,6 +112,11 @@ type Result struct {
 	// ZeroCopy is what MSG_ZEROCOPY did, summed over the flows, with
 	// zerocopy=True; else None.
 	ZeroCopy *ZeroCopy `json:"zerocopy"`
+	// Schedule is how an open-model test (arrival_rate, arrival_ramp)
+	// kept to its schedule, summed over the flows; None for the closed
+	// model.
+	Schedule *Schedule `json:"schedule"`
+
 	// MPTCP is what the client's kernel made of the test's connections
 	// with protocol="mptcp": their subflows and each subflow's TCP_INFO
 	// (mptcp.go); None otherwise, and for a connection per transaction.
@@ -171,16 +176,22 @@ type Config struct {
 	RemoteRecvBuffer int     `json:"remote_recv_buffer"`
 	ServerVersion    string  `json:"server_version"`
 
-	SendSize  int     `json:"send_size"` // streams: bytes per send, on whichever end sends
-	RecvSize  int     `json:"recv_size"` // streams: bytes per receive, on whichever end receives
-	Bytes     uint64  `json:"bytes"`     // streams: the byte count asked for; 0 when timed
-	Rate      float64 `json:"rate"`      // transactions or sends per second asked for; 0: unpaced
-	Interval  float64 `json:"interval"`  // seconds between interim samples; 0: none
-	FastOpen  bool    `json:"fastopen"`
-	CPUUtil   bool    `json:"cpu_util"`
-	Control   bool    `json:"control"` // False: no control connection (netperf -N)
-	CPU       *int    `json:"cpu"`     // the CPU the client's data-path thread was bound to
-	RemoteCPU *int    `json:"remote_cpu"`
+	SendSize int     `json:"send_size"` // streams: bytes per send, on whichever end sends
+	RecvSize int     `json:"recv_size"` // streams: bytes per receive, on whichever end receives
+	Bytes    uint64  `json:"bytes"`     // streams: the byte count asked for; 0 when timed
+	Rate     float64 `json:"rate"`      // transactions or sends per second asked for; 0: unpaced
+	// The open model's arrival schedule: the requests per second over all
+	// the flows (or the ramp's start), "constant" or "poisson" ("" for the
+	// closed model), and the ramp's stages as [rate, seconds].
+	ArrivalRate float64      `json:"arrival_rate"`
+	Arrival     string       `json:"arrival"`
+	ArrivalRamp [][2]float64 `json:"arrival_ramp"`
+	Interval    float64      `json:"interval"` // seconds between interim samples; 0: none
+	FastOpen    bool         `json:"fastopen"`
+	CPUUtil     bool         `json:"cpu_util"`
+	Control     bool         `json:"control"` // False: no control connection (netperf -N)
+	CPU         *int         `json:"cpu"`     // the CPU the client's data-path thread was bound to
+	RemoteCPU   *int         `json:"remote_cpu"`
 	// CPUAffinity and RemoteCPUAffinity are the CPUs the data-path threads
 	// could run on, as the threads themselves read it during the test.
 	CPUAffinity       []int `json:"cpu_affinity"`

@@ -13,10 +13,11 @@ const MaxFlows = 4096
 
 // MaxThreadFlows bounds the flows of a test that runs a thread per flow on
 // the client: the UDP and stream workloads, and tcp_rr or tcp_crr with
-// rate, interval or fastopen (which the epoll threads do not do). The
-// server serves every workload's flows past ThreadedFlows on a few threads
-// (the streams and tcp_rr on epoll threads, the others on one thread per
-// data port), so a client cannot make it spend a thread per flow.
+// rate, an arrival schedule, interval or fastopen (which the epoll threads
+// do not do). The server serves every workload's flows past ThreadedFlows
+// on a few threads (the streams and tcp_rr on epoll threads, the others on
+// one thread per data port), so a client cannot make it spend a thread per
+// flow.
 const MaxThreadFlows = 256
 
 // ThreadedFlows is how many flows of tcp_rr and tcp_crr still get a thread
@@ -56,6 +57,8 @@ func (s *Spec) threadOnly() string {
 	switch {
 	case s.Rate > 0:
 		return "rate"
+	case s.Open():
+		return OptArrivalRate
 	case s.Interval > 0:
 		return "interval"
 	case s.FastOpen:

@@ -90,6 +90,9 @@ var optionRules = []optionRule{
 	{OptConnections, func(s *Spec) bool { return s.Connections != 0 }, ", whose data goes both ways: on one connection or on one per direction"},
 	{OptFile, func(s *Spec) bool { return s.File != "" }, ", which sends with sendfile(2) from a file"},
 	{OptProtocol, func(s *Spec) bool { return s.Protocol != "" }, ", which run over TCP (or MPTCP)"},
+	{OptArrivalRate, func(s *Spec) bool { return s.Arrival.Rate != 0 }, ", whose requests can arrive on a schedule of their own"},
+	{OptArrival, func(s *Spec) bool { return s.Arrival.Kind != "" }, ", whose requests can arrive on a schedule of their own"},
+	{OptArrivalRamp, func(s *Spec) bool { return len(s.Arrival.Ramp) > 0 }, ", whose requests can arrive on a schedule of their own"},
 }
 
 // ruleOf returns the rule of the workload-specific option called name.

@@ -60,9 +60,12 @@ type Spec struct {
 	// client and on the server; nil leaves them to the scheduler.
 	CPU, RemoteCPU *int
 
-	Interval  time.Duration // period of interim samples; 0: none
-	Rate      float64       // transactions (or sends) per second; 0: as fast as possible
-	NoControl bool          // no control connection: talk straight to a standing data endpoint (netperf -N)
+	Interval time.Duration // period of interim samples; 0: none
+	Rate     float64       // transactions (or sends) per second; 0: as fast as possible
+	// Arrival, if given, is the open model's schedule of requests
+	// (arrival.go); the zero value is the closed model.
+	Arrival   Arrival
+	NoControl bool // no control connection: talk straight to a standing data endpoint (netperf -N)
 
 	// Flows is how many connections (UDP: flows) the test runs at once,
 	// set up first, started at one instant and measured over the same

@@ -8,7 +8,8 @@ var TCPCRR = &Workload{
 	Short:          "connect, request, response, close per transaction",
 	PerTransaction: true,
 	Messages:       true,
-	Takes:          []string{OptTransactions, OptRequest, OptResponse, OptNoDelay, OptFastOpen, OptLocalPorts, OptProtocol},
-	MuxClient:      true,
-	TakesKnobs:     []string{OptCongestion, OptNotsentLowat, OptMSS, OptTCPInfo},
+	Takes: []string{OptTransactions, OptRequest, OptResponse, OptNoDelay, OptFastOpen, OptLocalPorts, OptProtocol,
+		OptArrivalRate, OptArrival, OptArrivalRamp},
+	MuxClient:  true,
+	TakesKnobs: []string{OptCongestion, OptNotsentLowat, OptMSS, OptTCPInfo},
 }

@@ -8,7 +8,7 @@ var TCPRR = &Workload{
 	Short:      "request/response on one connection",
 	Messages:   true,
 	HalfClose:  true,
-	Takes:      []string{OptTransactions, OptRequest, OptResponse, OptBurst, OptNoDelay, OptProtocol},
+	Takes:      []string{OptTransactions, OptRequest, OptResponse, OptBurst, OptArrivalRate, OptArrival, OptArrivalRamp, OptNoDelay, OptProtocol},
 	MuxClient:  true,
 	MuxServer:  true,
 	TakesKnobs: []string{OptCongestion, OptNotsentLowat, OptMSS, OptQuickAck},

@@ -9,5 +9,5 @@ var UDPRR = &Workload{
 	Short:    "request/response datagrams",
 	Datagram: true,
 	Messages: true,
-	Takes:    []string{OptTransactions, OptRequest, OptResponse, OptBurst, OptTimeout},
+	Takes:    []string{OptTransactions, OptRequest, OptResponse, OptBurst, OptArrivalRate, OptArrival, OptArrivalRamp, OptTimeout},
 }

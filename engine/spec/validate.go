@@ -78,6 +78,9 @@ func (s *Spec) Validate() error {
 	if math.IsNaN(s.Rate) || math.IsInf(s.Rate, 0) || s.Rate < 0 || s.Rate > MaxRate {
 		return bad("rate", "must be a positive number of transactions or sends per second up to %g, got %v", MaxRate, s.Rate)
 	}
+	if err := s.validateArrival(); err != nil {
+		return err
+	}
 	if err := s.validateFlows(); err != nil {
 		return err
 	}

@@ -60,6 +60,7 @@ type Counts struct {
 	Censored Censored        // the transactions discarded at the end: how old they were
 	TCP      result.TCPSums  // TCP_INFO of the flow's connection(s) over the interval (tcpinfo.go)
 	ZeroCopy result.ZeroCopy // with zerocopy=True: the MSG_ZEROCOPY sends and their completions
+	Schedule ScheduleCounts  // with an arrival schedule: the requests it placed, sent and sent late
 }
 
 // FastOpenCounts is what TCP_INFO said about each TCP_CRR connection made

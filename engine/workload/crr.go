@@ -77,16 +77,22 @@ func (c *CRR) Run() {
 	family := c.Remote.Family()
 	failures := 0
 	byDeadline := false
+	var free time.Duration // when the transaction before ended
 	for !c.full() && !c.stopped() {
-		if c.Pace != nil {
-			if _, ok := c.pace(); !ok {
+		if c.paced() {
+			due, ok := c.paceFrom(free)
+			if !ok {
 				byDeadline = !c.stopped()
 				break
 			}
 			c.last = time.Since(c.Start) // the wait is not part of the transaction
+			if c.Arrive != nil {
+				c.last = due // but the time since the intended start is
+			}
 		}
 		en := c.one(family)
 		now := time.Since(c.Start)
+		free = now
 		if en != 0 {
 			if en == unix.ETIMEDOUT && c.giveUp() { // abandoned at the deadline
 				byDeadline = !c.stopped()

@@ -29,6 +29,9 @@ type Loop struct {
 	Err    error           // why the loop ended early, if it did
 	Live   *Live           // if set, the loop publishes its counts here now and then
 	Pace   *Pacer          // if set, paces transactions (or sends); see NewPacer
+	// Arrive, if set, is the open model's schedule: each request waits
+	// for its intended start, and its latency is charged from it.
+	Arrive *Schedule
 	// Interim, if set, takes interim samples of the loop's counts.
 	Interim *Interim
 	began   bool          // a stream loop has moved its first bytes (Result.First is set)
@@ -47,6 +50,9 @@ func (l *Loop) init() {
 	}
 	if l.Pace != nil {
 		l.Pace.due = 0
+	}
+	if l.Arrive != nil {
+		l.Arrive.Reset()
 	}
 	if l.Interim != nil {
 		l.Interim.reset()
@@ -90,9 +96,27 @@ func (l *Loop) done(now, lat time.Duration) bool {
 	return true
 }
 
+// paceFrom waits until the next transaction is due, if the loop is paced
+// by a rate or an arrival schedule; free is when the loop was done with
+// the transaction before (0 for the first), which tells a late start of
+// the schedule. It returns the instant the transaction's time is charged
+// from, as an offset from Start: the instant it returned for a rate, the
+// intended start for a schedule; and false if the deadline passed or the
+// loop was stopped while it waited.
+func (l *Loop) paceFrom(free time.Duration) (time.Duration, bool) {
+	if l.Arrive != nil {
+		return l.Arrive.Wait(l.Start, free, l.dead, l.Stop)
+	}
+	return l.pace()
+}
+
+// paced reports whether the loop waits before each transaction: a rate or
+// an arrival schedule.
+func (l *Loop) paced() bool { return l.Pace != nil || l.Arrive != nil }
+
 // pace waits until the next transaction or send is due, if the loop is
-// paced. It returns the offset from Start after waiting, and false if the
-// deadline passed or the loop was stopped while it waited.
+// paced by a rate. It returns the offset from Start after waiting, and
+// false if the deadline passed or the loop was stopped while it waited.
 func (l *Loop) pace() (time.Duration, bool) {
 	if l.Pace == nil {
 		return 0, true
@@ -124,6 +148,14 @@ func (l *Loop) finish(byDeadline bool) {
 	}
 	if l.Interim != nil {
 		l.Interim.final(l.Result.Elapsed, l.Result.Transactions)
+	}
+	if a := l.Arrive; a != nil {
+		end := l.dead // nothing placed at or after the deadline is counted
+		if !byDeadline {
+			end = min(end, time.Since(l.Start))
+		}
+		a.Close(end, l.Limits.Transactions)
+		l.Result.Schedule = a.Counts
 	}
 	if l.Live != nil {
 		l.pubAt = 0

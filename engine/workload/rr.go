@@ -67,9 +67,9 @@ func (r *RR) Run() {
 		if limit > 0 && issued >= limit {
 			return 0
 		}
-		if r.Pace != nil {
+		if r.paced() {
 			var ok bool
-			if now, ok = r.pace(); !ok {
+			if now, ok = r.paceFrom(now); !ok {
 				return unix.EAGAIN // gave up: stopped or past the deadline
 			}
 		}

@@ -31,7 +31,8 @@ type UDPRR struct {
 
 	req  []byte
 	rbuf []byte
-	sent []time.Duration
+	sent []time.Duration // ring of the instants latency is charged from
+	at   []time.Duration // ring of send times, which the loss timeout runs from
 }
 
 // Prepare allocates the loop's buffers and sets the socket's receive
@@ -40,6 +41,7 @@ func (u *UDPRR) Prepare() error {
 	u.req = make([]byte, u.Request)
 	u.rbuf = make([]byte, MaxDatagram+1)
 	u.sent = make([]time.Duration, u.Burst+1)
+	u.at = make([]time.Duration, u.Burst+1)
 	wake := sock.Tick
 	if u.Timeout > 0 && u.Timeout < wake {
 		wake = u.Timeout
@@ -64,10 +66,15 @@ func (u *UDPRR) Run() {
 		if limit > 0 && issued >= limit {
 			return 0
 		}
-		if u.Pace != nil {
+		stamp := now
+		if u.paced() {
 			var ok bool
-			if now, ok = u.pace(); !ok {
+			if stamp, ok = u.paceFrom(now); !ok {
 				return errPaced
+			}
+			now = stamp
+			if u.Arrive != nil { // stamp is the intended start
+				now = time.Since(u.Start)
 			}
 		}
 		for {
@@ -87,7 +94,8 @@ func (u *UDPRR) Run() {
 			u.Result.BytesSent += uint64(n)
 			break
 		}
-		u.sent[(head+inflight)%slots] = now
+		i := (head + inflight) % slots
+		u.sent[i], u.at[i] = stamp, now
 		inflight++
 		issued++
 		return 0
@@ -119,7 +127,7 @@ func (u *UDPRR) Run() {
 				break
 			}
 			// Give up on every request older than the loss timeout.
-			for inflight > 0 && now-u.sent[head] >= u.Timeout {
+			for inflight > 0 && now-u.at[head] >= u.Timeout {
 				head = (head + 1) % slots
 				inflight--
 				u.Result.Lost++

@@ -57,6 +57,9 @@ var layers = []struct {
 	{1, "netscript/internal/serveadvice", false},
 	{1, "netscript/internal/stoptest", false},
 	{1, "netscript/internal/doccheck", false},
+	{1, "netscript/internal/imagebuild", false},
+	{1, "netscript/fleet", false},  // agents and mesh plans, no Kubernetes
+	{2, "netscript/fleet/", false}, // the finders: the Kubernetes API, DNS
 	{1, "netscript/internal/leakcheck", false},
 	{1, "netscript/session/", false},
 	{2, "netscript/session", false},
@@ -68,13 +71,16 @@ var layers = []struct {
 	{8, "netscript/script", false},   // front ends' shared parts: running a script, the record format
 	{8, "netscript/record", false},
 	{8, "netscript/internal/startest", false},
-	{8, "netscript/junit", false},   // a run's checks as JUnit XML, for the script front end
-	{8, "netscript/monitor", false}, // the monitor's loop and metrics, below its subcommand
+	{8, "netscript/internal/kubetest", false},
+	{8, "netscript/junit", false},                      // a run's checks as JUnit XML, for the script front end
+	{8, "netscript/monitor", false},                    // the monitor's loop and metrics, below its subcommand
+	{9, "netscript/internal/kubetest/kasbuild", false}, // kube-apiserver's build, for kubetest and make
 	{9, "netscript/repl", false},
 	{9, "netscript/report", false},
 	{9, "netscript/netperfcli", false},
 	{10, "netscript/cmd/", true},
 	{10, "netscript/docs", false},
+	{10, "netscript/deploy/", false}, // the manifests' tests
 	{10, "netscript/internal/layering", false},
 }
 

@@ -30,7 +30,13 @@ var (
 
 	// cpuFields join the defaults when a test measured CPU (cpu_util=True),
 	// as netperf's -c -C add them.
-	cpuFields   = []string{"local_cpu", "remote_cpu", "local_sd", "remote_sd"}
+	cpuFields = []string{"local_cpu", "remote_cpu", "local_sd", "remote_sd"}
+	// scheduleTable and scheduleRecord join the defaults when a test ran
+	// the open model (arrival_rate): the rate asked for and how the client
+	// kept to it.
+	scheduleTable  = []string{"config.arrival_rate", "schedule.late", "schedule.on_time"}
+	scheduleRecord = []string{"config.arrival_rate", "config.arrival", "schedule.scheduled", "schedule.sent", "schedule.late",
+		"schedule.on_time", "schedule.max_behind"}
 	mixedRecord = []string{"test", "brand", "elapsed", "throughput", "units", "transactions"}
 )
 
@@ -103,6 +109,9 @@ func TableDefaults(rows []starlark.Value) []string {
 	if anyMeasured(rows, "local_cpu") {
 		fields = append(fields, cpuFields...)
 	}
+	if anyMeasured(rows, "schedule") {
+		fields = append(fields, scheduleTable...)
+	}
 	fields = withFlows(rows, fields)
 	if anyNonEmpty(rows, "brand") {
 		// The brand labels the row; a block that does not fit repeats it.
@@ -125,6 +134,9 @@ func RecordDefaults(rows []starlark.Value) []string {
 	fields := presentFields(rows, kind)
 	if anyMeasured(rows, "local_cpu") {
 		fields = append(fields, append(cpuFields, "sd_units")...)
+	}
+	if anyMeasured(rows, "schedule") {
+		fields = append(fields, scheduleRecord...)
 	}
 	if hasFlows(rows) {
 		fields = append(withFlows(rows, fields), "start_skew")
@@ -264,6 +276,9 @@ var tableHeaders = map[string][3]string{
 	"local_port":                {"Local", "Port"},
 	"first":                     {"First", "done", "secs."},
 	"tcp.retransmits":           {"Retr", "", "#"},
+	"config.arrival_rate":       {"Arrival", "Rate", "per sec"},
+	"schedule.late":             {"Late", "Starts", "#"},
+	"schedule.on_time":          {"On", "Time", "share"},
 
 	// ReplayTable's columns.
 	"n":                    {"#"},

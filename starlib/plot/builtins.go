@@ -12,7 +12,7 @@ import (
 	"netscript/starlib/values"
 )
 
-// Module is plot(), latency_plot(), timeseries(), bars() and chart(),
+// Module is plot(), latency_plot(), timeseries(), bars(), heatmap() and chart(),
 // with their help.
 var Module = &module.Module{
 	Name: "plot",
@@ -22,6 +22,7 @@ var Module = &module.Module{
 		"timeseries":   starlark.NewBuiltin("timeseries", timeseriesBuiltin),
 		"bars":         starlark.NewBuiltin("bars", barsBuiltin),
 		"chart":        starlark.NewBuiltin("chart", chartBuiltin),
+		"heatmap":      starlark.NewBuiltin("heatmap", heatmapBuiltin),
 	},
 	Help:  doc,
 	Index: index,
@@ -30,6 +31,7 @@ var Module = &module.Module{
 		"latency_plot": {"results", "file", "kind", "title", "width", "height"},
 		"timeseries":   {"results", "file", "y", "per_flow", "title", "width", "height"},
 		"bars":         {"values", "file", "labels", "title", "width", "height"},
+		"heatmap":      {"points", "x", "y", "z", "file", "title", "xlabel", "ylabel", "width", "height"},
 		"chart":        {"values", "kind", "x", "y", "series", "title", "xlabel", "ylabel", "logx", "logy", "labels", "per_flow", "unicode"},
 	},
 }

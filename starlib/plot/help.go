@@ -7,6 +7,7 @@ var index = map[string]string{
 	"timeseries":   "interim samples drawn on one clock, as flent's rrul plot",
 	"bars":         "confidence intervals and comparisons drawn as bars",
 	"chart":        "any of those pictures as text: 72 columns, 20 lines",
+	"heatmap":      "a matrix of values drawn as coloured cells, as a mesh's pairs",
 }
 
 // doc documents the picture builtins for help().
@@ -55,6 +56,18 @@ labelled by labels (a list of strings) or else by the brand of each
 value's results. Returns the path.
   cs = [confidence(lambda: tcp_rr(duration=1, burst=b)) for b in [0, 4]]
   bars(cs, labels=["burst 0", "burst 4"], file="ci.png")`,
+	"heatmap": `heatmap(points, x, y, z, file, title=None, ...) -> str
+
+Draws a matrix as coloured cells into file (.svg, .png or .pdf): each
+point (a dict or a value with fields) puts its field z in the column of its
+field x and the row of its field y; a z of None, or a cell no point names,
+is grey. Columns and rows are in numeric order when every x (y) is a
+number, else in the order first seen, the first row at the top; values are
+written in the cells up to 400 of them. xlabel, ylabel (x and y), width
+and height (pixels) as for plot(). Returns the path.
+  pts = [{"client": c, "server": s, "rate": rates.get((c, s))}
+         for c in range(4) for s in range(4) if c != s]
+  heatmap(pts, x="server", y="client", z="rate", file="mesh.png")`,
 	"chart": `chart(values, kind=None, x=None, y="throughput", series=None, ...) -> str
 
 Draws the same pictures as text, at most 72 columns and 20 lines, for a

@@ -39,6 +39,12 @@ func Summary(r *result.Result) string {
 	if errs > 0 {
 		s += fmt.Sprintf(", %d errors", errs)
 	}
+	if sc := r.Schedule; sc != nil {
+		s += fmt.Sprintf(", open model: %d of %d scheduled late", sc.Late, sc.Scheduled)
+		if sc.Sent < sc.Scheduled {
+			s += fmt.Sprintf(", %d never sent", sc.Scheduled-sc.Sent)
+		}
+	}
 	if n := len(r.Flows); n > 1 {
 		s += fmt.Sprintf(", %d flows", n)
 		if r.StartSkew != nil {

@@ -30,6 +30,8 @@ out; docs/results.md describes every field.
                        bytes_received, accepts, elapsed, errors, peers
   tcp, remote.tcp      the kernel's TCP_INFO of each end: help("result.tcp")
   zerocopy             with zerocopy=True: help("result.zerocopy")
+  schedule             open model (arrival_rate): scheduled, sent, late,
+                       on_time, max_behind (µs); None for the closed model
   interim              with interval: samples t, throughput, interval (and
                        retransmits, cwnd, rtt for TCP), one per interval
   flows                each flow's own figures and interim samples:

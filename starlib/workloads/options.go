@@ -34,8 +34,8 @@ type option struct {
 const anyInt = math.MaxInt32
 
 // options is the table of every workload option, in the order help() lists
-// them: the options of a test, then the socket knobs.
-var options = append(testOptions[:len(testOptions):len(testOptions)], knobOptions...)
+// them: the options of a test, the open model's, then the socket knobs.
+var options = append(append(testOptions[:len(testOptions):len(testOptions)], arrivalOptions...), knobOptions...)
 
 // testOptions are the options of a test that are not socket knobs.
 var testOptions = []option{
