@@ -26,7 +26,7 @@ func TestComplete(t *testing.T) {
 		// A builtin's name.
 		{"builtin", "tcp_c", "", []string{"tcp_cc", "tcp_crr"}, true, ""},
 		// Several names: all of them, globals and Starlark's own.
-		{"names", "r", "", []string{"r", "range", "rates", "repr", "return", "reversed", "round"}, true, ""},
+		{"names", "r", "", []string{"r", "range", "rates", "repr", "responsiveness", "return", "reversed", "round", "rrul"}, true, ""},
 		// Keyword options inside a workload's call, and only them.
 		{"option", "x = tcp_rr(dur", "x = tcp_rr(", []string{"duration="}, true, ""},
 		{"option after another", "tcp_rr(duration=1, bur", "tcp_rr(duration=1, ", []string{"burst="}, true, ""},
@@ -37,7 +37,7 @@ func TestComplete(t *testing.T) {
 		// Inside a nested call the innermost one counts.
 		{"nested call", "table([tcp_rr(transac", "table([tcp_rr(", []string{"transactions="}, true, ""},
 		// A non-workload builtin: its keywords, then names.
-		{"table keywords", "table(rates, f", "table(rates, ", []string{"fields=", "fail", "float", "for", "format"}, true, ""},
+		{"table keywords", "table(rates, f", "table(rates, ", []string{"fields=", "fail", "fleet", "float", "for", "format"}, true, ""},
 		// defaults() takes every workload option.
 		{"defaults keywords", "defaults(dur", "defaults(", []string{"duration="}, true, ""},
 		// After a value: not an argument start, so names.
