@@ -203,56 +203,58 @@ func parseOmni(r *npwire.OmniRequest) (*npPlan, error) {
 
 // parseTCPCC maps netperf's classic TCP_CC request.
 func parseTCPCC(r *npwire.TCPCCRequest) (*npPlan, error) {
-	p := &npPlan{w: classicWorkload(npwire.TypeDoTCPCC), cc: r, cpu: r.MeasureCPU != 0}
-	if p.w == nil {
-		return nil, npErrorf(npUnknownRequest, "netperf request %s is not a test netscript runs", npwire.Name(npwire.TypeDoTCPCC))
+	p := &npPlan{cc: r, cpu: r.MeasureCPU != 0}
+	if err := p.classic(npwire.TypeDoTCPCC, classicRequest{r.IPFamily, r.SendBufSize, r.RecvBufSize, r.Port, r.NoDelay}); err != nil {
+		return nil, err
 	}
-	if r.IPFamily != npwire.NFInet && r.IPFamily != npwire.NFInet6 && r.IPFamily != npwire.NFUnspec {
-		return nil, npErrorf(npEAFNOSUPPORT, "address family %d", r.IPFamily)
+	return p, p.npLength(r.TestLength, false)
+}
+
+// classicRequest is what netperf's classic TCP requests (TCP_CC,
+// TCP_STREAM) share: the address family, the socket buffers, the data
+// port and TCP_NODELAY.
+type classicRequest struct {
+	family, sendBuf, recvBuf, port, noDelay int32
+}
+
+// classic sets p's workload from netperf's request type typ and its setup
+// from what the classic requests share, refusing what netserver would.
+func (p *npPlan) classic(typ int32, r classicRequest) error {
+	if p.w = classicWorkload(typ); p.w == nil {
+		return npErrorf(npUnknownRequest, "netperf request %s is not a test netscript runs", npwire.Name(typ))
+	}
+	if r.family != npwire.NFInet && r.family != npwire.NFInet6 && r.family != npwire.NFUnspec {
+		return npErrorf(npEAFNOSUPPORT, "address family %d", r.family)
 	}
 	s := &p.setup
 	var err error
-	if s.SendBuffer, err = npSize("send buffer", r.SendBufSize); err != nil {
-		return nil, err
+	if s.SendBuffer, err = npSize("send buffer", r.sendBuf); err != nil {
+		return err
 	}
-	if s.RecvBuffer, err = npSize("receive buffer", r.RecvBufSize); err != nil {
-		return nil, err
+	if s.RecvBuffer, err = npSize("receive buffer", r.recvBuf); err != nil {
+		return err
 	}
-	if r.Port < 0 || r.Port > 65535 {
-		return nil, npErrorf(npEINVAL, "data port %d", r.Port)
+	if r.port < 0 || r.port > 65535 {
+		return npErrorf(npEINVAL, "data port %d", r.port)
 	}
-	s.DataPort = int(r.Port)
-	s.NoDelay = r.NoDelay != 0
-	return p, p.npLength(r.TestLength, false)
+	s.DataPort = int(r.port)
+	s.NoDelay = r.noDelay != 0
+	return nil
 }
 
 // parseTCPStream maps netperf's classic TCP_STREAM request, which netperf
 // 2.7.1 sends for TCP_SENDFILE: the far end receives as TCP_STREAM's,
 // until the sender's close.
 func parseTCPStream(r *npwire.TCPStreamRequest) (*npPlan, error) {
-	p := &npPlan{w: classicWorkload(npwire.TypeDoTCPStream), ts: r, cpu: r.MeasureCPU != 0}
-	if p.w == nil {
-		return nil, npErrorf(npUnknownRequest, "netperf request %s is not a test netscript runs", npwire.Name(npwire.TypeDoTCPStream))
-	}
-	if r.IPFamily != npwire.NFInet && r.IPFamily != npwire.NFInet6 && r.IPFamily != npwire.NFUnspec {
-		return nil, npErrorf(npEAFNOSUPPORT, "address family %d", r.IPFamily)
+	p := &npPlan{ts: r, cpu: r.MeasureCPU != 0}
+	if err := p.classic(npwire.TypeDoTCPStream, classicRequest{r.IPFamily, r.SendBufSize, r.RecvBufSize, r.Port, r.NoDelay}); err != nil {
+		return nil, err
 	}
 	s := &p.setup
 	var err error
-	if s.SendBuffer, err = npSize("send buffer", r.SendBufSize); err != nil {
-		return nil, err
-	}
-	if s.RecvBuffer, err = npSize("receive buffer", r.RecvBufSize); err != nil {
-		return nil, err
-	}
 	if s.RecvSize, err = npSize("receive size", r.RecvSize); err != nil {
 		return nil, err
 	}
-	if r.Port < 0 || r.Port > 65535 {
-		return nil, npErrorf(npEINVAL, "data port %d", r.Port)
-	}
-	s.DataPort = int(r.Port)
-	s.NoDelay = r.NoDelay != 0
 	s.TCPInfo = true
 	// test_length is the test's seconds, or its count of bytes (-l -N),
 	// both positive: netserver cannot tell them apart either, and reads
