@@ -131,9 +131,14 @@ func (p *pendingSet) give(s *slot) {
 	}
 }
 
-// len is how many slots are held.
-func (p *pendingSet) len() int {
+// count is how many slots are held, and how many of them are proven.
+func (p *pendingSet) count() (held, proven int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.slots)
+	for _, s := range p.slots {
+		if s.proven {
+			proven++
+		}
+	}
+	return len(p.slots), proven
 }

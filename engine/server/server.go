@@ -152,13 +152,15 @@ func (s *Server) Limits() limits.Limits { return s.lim }
 // Load is what a server holds at one moment.
 type Load struct {
 	Pending int // control connections not yet admitted to a test
+	Proven  int // of those, how many proved the token or asked for a test
 	Running int // tests admitted and not yet ended
 	Threads int // data-path threads charged to the budget (Limits.MaxThreads)
 }
 
 // Load returns what the server holds now.
 func (s *Server) Load() Load {
-	return Load{Pending: s.pend.len(), Running: s.admit.Running(), Threads: s.cfg.Threads.InUse()}
+	pending, proven := s.pend.count()
+	return Load{Pending: pending, Proven: proven, Running: s.admit.Running(), Threads: s.cfg.Threads.InUse()}
 }
 
 // Listen opens a control listener on addr ("127.0.0.1:12866", "[::1]:0")
