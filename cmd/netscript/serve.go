@@ -47,6 +47,7 @@ func serve(args []string) int {
 	npInsecure := fs.Bool("netperf-insecure", false, "allow --netperf-listen on a daemon that has a token: netperf clients are not asked for it")
 	npAny := fs.Bool("netperf-any-source", false, "take a netperf TCP test's data connections from any address, as netserver does (default: only from its control connection's address; a UDP test's always so); for netperf -- -L on a client with several addresses")
 	quiet := fs.Bool("quiet", false, "log only errors")
+	unixDir := fs.String("unix-dir", "", "make the sockets of tests over UNIX domain sockets as files in a directory of the daemon's own under DIR, removed when it exits (default: abstract names, which leave no file)")
 	tokenFile := fs.String("token-file", "", "a file holding the secret clients must prove they hold (else $"+auth.EnvToken+"; neither: anyone may use the server)")
 	var allow allowClient
 	fs.Var(&allow, "allow-client", allowClientUsage)
@@ -111,12 +112,18 @@ func serve(args []string) int {
 			return exitUsage
 		}
 	}
+	if *unixDir != "" {
+		if st, err := os.Stat(*unixDir); err != nil || !st.IsDir() {
+			fmt.Fprintf(os.Stderr, "netscript serve: --unix-dir %s: not a directory\n", *unixDir)
+			return exitUsage
+		}
+	}
 	th := &workload.Threads{}
 	// With --allow-client the daemon runs the client side of tests for
 	// scripts (client=) within its own bounds, proving its token to their
 	// servers; without, it refuses them naming the flag.
 	ag := allow.clientAgent(th, tok, lim)
-	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag, NetperfAnySource: *npAny,
+	srv := server.New(server.Config{Version: version, Commit: commit, Threads: th, Log: os.Stderr, Limits: lim, Token: tok, Agent: ag, NetperfAnySource: *npAny, UnixDir: *unixDir,
 		Explain: serveadvice.Explain, LogPrefix: "netscript serve: "}) // its refusals and log name the flags that set its bounds
 	defer srv.Close()
 	// Every listener and endpoint is bound before any serves: if one
