@@ -10,12 +10,16 @@ import (
 )
 
 // These tests run rrul() and responsiveness() (starlib/latency) across a
-// bottleneck: two namespaces joined by a veth whose client side sends
-// through a tbf of 20 Mbit/s with a large or a small queue (the upload's
-// bottleneck), and whose server side sends through a tbf of 20 Mbit/s with
-// a small one (the download's). A probe crosses both queues, so under
-// load it waits about the large queue's drain time, limit / rate, where
-// the small queues add a few ms.
+// bottleneck, as a home link has one: a router namespace between client
+// and server forwards the upload through a tbf of 20 Mbit/s with a large
+// or a small queue, and the download through a tbf of 20 Mbit/s with a
+// small one. A probe crosses both queues, so under load it waits about the
+// large queue's drain time, limit / rate, where the small queues add a few
+// ms. The queues are on the router, not on the senders' own links: there
+// TCP Small Queues would hold each stream's bytes in the qdisc to about a
+// millisecond of its pacing rate, and how full the queue stood would
+// depend on how fast the busy machine ran the senders (a CI run beside two
+// CPU hogs saw the "large" queue at 15 ms of its 100).
 
 // Bottleneck figures.
 const (
@@ -29,16 +33,22 @@ const (
 func drainMs(limit int) float64 { return float64(limit) * 8 / tbfRate * 1000 }
 
 // bottleneck returns a client namespace whose tests reach a netscript
-// serve at 198.18.0.2:12866 through tbfs of 20 Mbit/s: the client's queue
-// of upLimit bytes, the server's of smallQueue.
+// serve at 198.18.0.2:12866 through a router whose tbfs of 20 Mbit/s hold
+// upLimit bytes toward the server and smallQueue toward the client.
 func bottleneck(t *testing.T, name string, upLimit int) *netns.NS {
 	t.Helper()
-	cli, srv, link := tcpPair(t, name)
+	cli, rtr, srv := netns.New(t, name+"-cli"), netns.New(t, name+"-rtr"), netns.New(t, name+"-srv")
+	in := netns.Link(t, cli, rtr, "198.18.1.1/24", "198.18.1.2/24")
+	out := netns.Link(t, rtr, srv, "198.18.0.1/24", "198.18.0.2/24")
+	rtr.Sysctl(t, "net.ipv4.ip_forward", "1")
+	cli.AddRoute(t, "198.18.0.0/24", "", "198.18.1.2")
+	srv.AddRoute(t, "198.18.1.0/24", "", "198.18.0.1")
+	serveIn(t, srv, "198.18.0.2:12866")
 	tbf := func(limit int) []string {
 		return strings.Fields(fmt.Sprintf("root tbf rate 20mbit burst 10kb limit %d", limit))
 	}
-	cli.Run(t, "tc", append([]string{"qdisc", "add", "dev", link.DevA}, tbf(upLimit)...)...)
-	srv.Run(t, "tc", append([]string{"qdisc", "add", "dev", link.DevB}, tbf(smallQueue)...)...)
+	rtr.Run(t, "tc", append([]string{"qdisc", "add", "dev", out.DevA}, tbf(upLimit)...)...)
+	rtr.Run(t, "tc", append([]string{"qdisc", "add", "dev", in.DevB}, tbf(smallQueue)...)...)
 	return cli
 }
 
@@ -72,13 +82,13 @@ print(json.encode({"IdleP50": r.latency.idle.p50, "LoadedP50": r.latency.loaded.
 // queue, where its ACKs wait.
 //
 // Four CUBIC streams fill the large queue in slow start (their rtt is the
-// drain time then) and, after the first losses, keep it between a third
-// and two thirds full for the seconds CUBIC takes to grow back: the
-// probes' p50 was 0.40-0.42 of the drain time, their p90 0.69-0.74, over
-// three runs; in a CI run beside other work the streams settled with the
-// queue a third full at once (p50 0.34, p90 0.38). So p90 is held between
-// a quarter of the drain time and one and a half times it, p50 to the idle
-// latency.
+// drain time then) and, after the first losses, keep it a third to two
+// thirds full for the seconds CUBIC takes to grow back: with the queue on
+// the router the probes' p50 was 0.41 of the drain time and their p90
+// 0.59 (with it on the client's own link, 0.34-0.42 and 0.38-0.74, and
+// 0.15 in a CI run, TCP Small Queues holding it). So p90 is held between
+// a quarter of the drain time and one and a half times it, p50 to the
+// idle latency.
 func TestRRULBufferbloat(t *testing.T) {
 	drain := drainMs(largeQueue)
 	large := runRRUL(t, bottleneck(t, "rrul-large", largeQueue))
@@ -127,14 +137,18 @@ print(json.encode({"RPM": r.rpm, "GoodputUp": r.goodput_up, "GoodputDown": r.goo
 }
 
 // TestResponsivenessBufferbloat: the large queue gives a low RPM, the
-// small one a higher RPM (several times higher on an idle machine); the working conditions' goodput
-// each way is within a few percent of the tbf's rate (its rate counts
-// Ethernet, IP and TCP headers, 66 of every 1514 bytes, which goodput
-// does not) behind the large queue; behind the small one eight CUBIC
-// connections each way lose more to their losses (17.5 Mbit/s up in one
-// run beside two CPU hogs), so at least 80 %. Eight connections each way keep the large queue about a
-// third full after their first losses, as rrul()'s four do: 1786 RPM
-// (33.6 ms) behind it, 6742 RPM behind the small one, in one run.
+// small one a higher RPM (several times higher on an idle machine); the
+// working conditions' goodput each way is near the tbf's rate. Its rate
+// counts Ethernet, IP and TCP headers, 66 of every 1514 bytes, which
+// goodput does not; an upload's goodput is what the server acknowledged,
+// and the upload's queue also carries the download's ACKs. Sixteen CUBIC
+// connections through a tail-drop queue lose together, so the last four
+// intervals' average moves: behind the large queue it was 16.5-19.6
+// Mbit/s each way over six runs, behind the small one 17.5-18.7. So at
+// least 80 %, and at most 5 % above the rate (a sample's bytes are
+// shared among the intervals it spans, but acknowledgements arrive in
+// bursts). Eight connections each way keep the large queue full: 581-600
+// RPM (about 102 ms) behind it, 6853-9527 RPM behind the small one.
 func TestResponsivenessBufferbloat(t *testing.T) {
 	large := runRPM(t, bottleneck(t, "rpm-large", largeQueue))
 	small := runRPM(t, bottleneck(t, "rpm-small", smallQueue))
@@ -152,10 +166,10 @@ func TestResponsivenessBufferbloat(t *testing.T) {
 	for _, c := range []struct {
 		f   rpmFigures
 		low float64
-	}{{large, 0.9}, {small, 0.8}} {
+	}{{large, 0.8}, {small, 0.8}} {
 		for _, mbit := range []float64{c.f.GoodputUp, c.f.GoodputDown} {
-			if mbit < c.low*tbfRate/1e6 || mbit > 1.0*tbfRate/1e6 {
-				t.Errorf("goodput %.2f Mbit/s (up %.2f, down %.2f), want at least %.0f %% of the tbf's %.0f", mbit, c.f.GoodputUp, c.f.GoodputDown, 100*c.low, tbfRate/1e6)
+			if mbit < c.low*tbfRate/1e6 || mbit > 1.05*tbfRate/1e6 {
+				t.Errorf("goodput %.2f Mbit/s (up %.2f, down %.2f), want %.0f-105 %% of the tbf's %.0f", mbit, c.f.GoodputUp, c.f.GoodputDown, 100*c.low, tbfRate/1e6)
 			}
 		}
 	}

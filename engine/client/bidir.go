@@ -195,7 +195,7 @@ func (p *pairProgress) interimOf(i int, s Interim) {
 		p.queue[0], p.queue[1] = p.queue[0][1:], p.queue[1][1:]
 		a.Test = p.test
 		a.Throughput += b.Throughput
-		a.Retransmits, a.Cwnd = addCount(a.Retransmits, b.Retransmits), addCount(a.Cwnd, b.Cwnd)
+		a.Retransmits, a.Cwnd, a.Acked = addCount(a.Retransmits, b.Retransmits), addCount(a.Cwnd, b.Cwnd), addCount(a.Acked, b.Acked)
 		out = append(out, a)
 	}
 	p.mu.Unlock()

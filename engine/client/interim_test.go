@@ -149,3 +149,44 @@ func TestFlowInterim(t *testing.T) {
 		}
 	}
 }
+
+// TestInterimAcked: a live interim report of a TCP test says how many of
+// the bytes this end sent its peer acknowledged over the interval
+// (tcpi_bytes_acked): a tcp_stream's add up to no more than it sent, and
+// to most of it (the rest was in flight or in its send buffer at the last
+// sample); a tcp_maerts client sends nothing, and none is acknowledged;
+// a datagram test has none.
+func TestInterimAcked(t *testing.T) {
+	th := &workload.Threads{}
+	ap := startServer(t, th)
+	for _, w := range []*spec.Workload{spec.TCPStream, spec.TCPMaerts, spec.UDPRR} {
+		s := specFor(w, ap)
+		s.Flows, s.Duration, s.Interval = 2, 600*time.Millisecond, 100*time.Millisecond
+		var live []client.Interim
+		res, err := client.Run(context.Background(), s, client.Options{Threads: th, Interim: func(i client.Interim) { live = append(live, i) }})
+		if err != nil {
+			t.Fatalf("%v: %v", w, err)
+		}
+		var acked uint64
+		for _, p := range live {
+			switch {
+			case w.Datagram && p.Acked != nil:
+				t.Errorf("%v: a sample with %d bytes acknowledged", w, *p.Acked)
+			case !w.Datagram && p.Acked == nil:
+				t.Fatalf("%v: a sample without bytes acknowledged: %+v", w, p)
+			case p.Acked != nil:
+				acked += *p.Acked
+			}
+		}
+		switch w {
+		case spec.TCPStream:
+			if acked > res.BytesSent || acked < res.BytesSent/2 {
+				t.Errorf("%v: %d bytes acknowledged over %d samples, %d sent", w, acked, len(live), res.BytesSent)
+			}
+		case spec.TCPMaerts:
+			if acked != 0 {
+				t.Errorf("%v: the receiving end had %d bytes acknowledged", w, acked)
+			}
+		}
+	}
+}

@@ -72,6 +72,12 @@ type Interim struct {
 	// TCP tests: the smoothed RTT and the receiver's RTT estimate at the
 	// interval's end in µs (the means over the flows); nil otherwise.
 	RTT, RcvRTT *float64
+	// TCP tests: the bytes this end sent that its peer acknowledged
+	// over the interval (tcpi_bytes_acked, summed over flows): a
+	// sender's goodput, where Throughput counts what it handed to its
+	// sockets, which runs ahead while their send buffers fill; nil
+	// otherwise.
+	Acked *uint64
 }
 
 // interimBase is what every interim report of the test shares.
@@ -99,6 +105,7 @@ func watchInterim(ivs []*workload.Interim, base Interim, done <-chan struct{}, r
 			var tcp result.Sample
 			sampleTCP(&tcp, ss, sent)
 			p.Retransmits, p.Cwnd, p.RTT, p.RcvRTT = tcp.Retransmits, tcp.Cwnd, tcp.RTT, tcp.RcvRTT
+			p.Acked = ackedOver(ss, sent)
 			report(p)
 		}
 	}
@@ -111,6 +118,19 @@ func watchInterim(ivs []*workload.Interim, base Interim, done <-chan struct{}, r
 			flush()
 		}
 	}
+}
+
+// ackedOver is the bytes acknowledged over the interval ending at sample
+// i, nil when the sample has no TCP figures.
+func ackedOver(ss []workload.Sample, i int) *uint64 {
+	if !ss[i].TCP {
+		return nil
+	}
+	n := ss[i].Acked
+	if i > 0 && ss[i-1].TCP {
+		n -= min(n, ss[i-1].Acked)
+	}
+	return &n
 }
 
 // sampleRate is the throughput over the interval ending at sample i: the
@@ -156,6 +176,7 @@ func combineSamples(ivs []*workload.Interim) []workload.Sample {
 			out[k].Count += ss[k].Count
 			out[k].Retrans += ss[k].Retrans
 			out[k].Cwnd += ss[k].Cwnd
+			out[k].Acked += ss[k].Acked
 			out[k].RTTSum += ss[k].RTTSum
 			out[k].RTTConns += ss[k].RTTConns
 			out[k].RcvRTTSum += ss[k].RcvRTTSum

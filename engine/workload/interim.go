@@ -12,6 +12,10 @@ type Sample struct {
 	// With Interim.TCP: the connection's segments retransmitted since
 	// the start and its congestion window (interim_tcp.go).
 	Retrans, Cwnd uint32
+	// With Interim.TCP: the bytes this end sent that the peer has
+	// acknowledged since the start (tcpi_bytes_acked): what a sender
+	// knows arrived, where Count is what it handed to its socket.
+	Acked uint64
 	// With Interim.TCP: the sum of the smoothed RTTs (tcpi_rtt, µs) of
 	// the connections that had one, and how many did (one flow's sample
 	// has at most one; combined samples add them up).

@@ -8,7 +8,18 @@ import "netscript/engine/sock"
 type InterimTCP struct {
 	FD   int    // the flow's data connection
 	Base uint32 // tcpi_total_retrans at the start of the measured interval
-	r    sock.TCPReader
+	// AckedBase is tcpi_bytes_acked at the start of the measured interval
+	// (Begin reads it).
+	AckedBase uint64
+	r         sock.TCPReader
+}
+
+// Begin reads the start of the interval's bytes acknowledged, outside
+// the loop.
+func (t *InterimTCP) Begin() {
+	if ti, e := t.r.Info(t.FD); e == 0 {
+		t.AckedBase = ti.Bytes_acked
+	}
 }
 
 // read fills s's TCP figures from one TCP_INFO reading; a failed read
@@ -19,6 +30,7 @@ func (t *InterimTCP) read(s *Sample) {
 		return
 	}
 	s.Retrans, s.Cwnd, s.TCP = ti.Total_retrans-t.Base, ti.Snd_cwnd, true
+	s.Acked = ti.Bytes_acked - min(ti.Bytes_acked, t.AckedBase)
 	if ti.Rtt > 0 {
 		s.RTTSum, s.RTTConns = uint64(ti.Rtt), 1
 	}
