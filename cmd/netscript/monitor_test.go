@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -14,37 +13,54 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
 // startLogged starts cmd and returns a channel of the first match of re
-// in its stderr; the rest of stderr goes to the test's log on failure.
-func startLogged(t *testing.T, cmd *exec.Cmd, re *regexp.Regexp, log *strings.Builder) <-chan string {
+// in its stderr (its first group), which it copies into log. The copy is
+// cmd's own Stderr writer, so cmd.Wait returns only once every line is in
+// log: a test that reads log after Wait sees the process's last words.
+func startLogged(t *testing.T, cmd *exec.Cmd, re *regexp.Regexp, log *syncBuffer) <-chan string {
 	t.Helper()
-	pr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := &matchWriter{log: log, re: re, found: make(chan string, 1)}
+	cmd.Stderr = w
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", cmd.Path, err)
 	}
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<16), 1<<20)
-		sent := false
-		for sc.Scan() {
-			log.WriteString(sc.Text() + "\n")
-			if m := re.FindStringSubmatch(sc.Text()); !sent && m != nil {
-				found <- m[1]
-				sent = true
-			}
+	return w.found
+}
+
+// matchWriter copies a process's output into log and sends the first
+// match of re in a whole line on found.
+type matchWriter struct {
+	log   *syncBuffer
+	re    *regexp.Regexp
+	found chan string
+	mu    sync.Mutex
+	line  []byte // a line not yet ended
+	sent  bool
+}
+
+func (w *matchWriter) Write(p []byte) (int, error) {
+	w.log.Write(p)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.line = append(w.line, p...)
+	for {
+		i := bytes.IndexByte(w.line, '\n')
+		if i < 0 {
+			break
 		}
-		io.Copy(io.Discard, pr)
-	}()
-	return found
+		if m := w.re.FindSubmatch(w.line[:i]); !w.sent && m != nil {
+			w.found <- string(m[1])
+			w.sent = true
+		}
+		w.line = w.line[i+1:]
+	}
+	return len(p), nil
 }
 
 // promQuery asks Prometheus's HTTP API for an instant query and returns
@@ -138,7 +154,7 @@ if broken:
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var monLog, promLog strings.Builder
+	var monLog, promLog syncBuffer
 	mon := exec.CommandContext(ctx, bin, "monitor", sc, "--every", "1s", "--metrics-listen", "127.0.0.1:0")
 	mon.Dir = dir
 	monAddr := startLogged(t, mon, regexp.MustCompile(`metrics on http://([0-9.:]+)/metrics`), &monLog)
