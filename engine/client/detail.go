@@ -48,6 +48,12 @@ func (r *run) captureDetail(w *worker) {
 		d.LocalCPU = &u
 	}
 	if len(w.flows) == 0 || w.flows[0].fd < 0 {
+		if !w.kind.Datagram && !w.kind.Unix {
+			// A connection per transaction that ended between two: the
+			// algorithm its next socket would have had, as netperf
+			// reports for TCP_CRR.
+			d.Congestion = nextCongestion(r.spec.Knobs.Congestion)
+		}
 		return
 	}
 	fd := w.flows[0].fd
@@ -77,4 +83,23 @@ func (r *run) captureDetail(w *worker) {
 	if cc, err := unix.GetsockoptString(fd, unix.IPPROTO_TCP, unix.TCP_CONGESTION); err == nil {
 		d.Congestion = cc
 	}
+}
+
+// nextCongestion is the congestion control a new TCP socket of the test
+// would have: the one it asks for, else this namespace's default, read
+// from a socket made for the purpose.
+func nextCongestion(asked string) string {
+	if asked != "" {
+		return asked
+	}
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return ""
+	}
+	defer unix.Close(fd)
+	cc, err := unix.GetsockoptString(fd, unix.IPPROTO_TCP, unix.TCP_CONGESTION)
+	if err != nil {
+		return ""
+	}
+	return cc
 }
