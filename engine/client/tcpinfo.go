@@ -62,9 +62,7 @@ func (w *worker) beginTCP(f *flow) {
 	}
 	f.retrBase.Store(uint64(base) | 1<<32) // published for the progress line
 	if l := f.base(); l != nil && l.Interim != nil {
-		it := &workload.InterimTCP{FD: f.fd, Base: base}
-		it.Begin()
-		l.Interim.TCP = it
+		l.Interim.TCP = &workload.InterimTCP{FD: f.fd, Base: base, AckedBase: f.tcp.StartAcked()}
 	}
 }
 

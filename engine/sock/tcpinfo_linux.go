@@ -81,6 +81,7 @@ func connOf(ti *unix.TCPInfo, c *result.TCPConn) {
 type TCPSpan struct {
 	r     TCPReader
 	start result.TCPConn
+	acked uint64 // tcpi_bytes_acked at Begin
 	at    time.Time
 	ok    bool
 }
@@ -88,9 +89,16 @@ type TCPSpan struct {
 // StartRetrans is tcpi_total_retrans at Begin, and whether Begin read it.
 func (s *TCPSpan) StartRetrans() (uint32, bool) { return uint32(s.start.Retrans), s.ok }
 
+// StartAcked is tcpi_bytes_acked at Begin (0 if Begin read nothing).
+func (s *TCPSpan) StartAcked() uint64 { return s.acked }
+
 // Begin takes the start reading of fd.
 func (s *TCPSpan) Begin(fd int) {
 	s.ok = fd >= 0 && s.r.Conn(fd, &s.start) == 0
+	s.acked = 0
+	if s.ok {
+		s.acked = s.r.info.Bytes_acked
+	}
 	s.at = time.Now()
 }
 

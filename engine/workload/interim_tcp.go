@@ -8,18 +8,9 @@ import "netscript/engine/sock"
 type InterimTCP struct {
 	FD   int    // the flow's data connection
 	Base uint32 // tcpi_total_retrans at the start of the measured interval
-	// AckedBase is tcpi_bytes_acked at the start of the measured interval
-	// (Begin reads it).
+	// AckedBase is tcpi_bytes_acked at the start of the measured interval.
 	AckedBase uint64
 	r         sock.TCPReader
-}
-
-// Begin reads the start of the interval's bytes acknowledged, outside
-// the loop.
-func (t *InterimTCP) Begin() {
-	if ti, e := t.r.Info(t.FD); e == 0 {
-		t.AckedBase = ti.Bytes_acked
-	}
 }
 
 // read fills s's TCP figures from one TCP_INFO reading; a failed read
