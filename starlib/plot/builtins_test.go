@@ -2,6 +2,7 @@ package plot_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/xml"
 	"image/png"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"go.starlark.net/starlark"
+	"golang.org/x/image/font/gofont/goregular"
 
 	"netscript/engine/hist"
 	"netscript/engine/result"
@@ -396,7 +398,8 @@ func TestPictureHelp(t *testing.T) {
 // checkFontsEmbedded: every font the SVG at path names is in it, as an
 // @font-face, so its text is drawn with the metrics it was laid out with
 // on a system that lacks the font (the legend then stays clear of the
-// lines), not in a stand-in of other widths.
+// lines), not in a stand-in of other widths; and every embedded font is
+// the Go font the binary carries, so no text was laid out in another.
 func checkFontsEmbedded(t *testing.T, path string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -406,8 +409,17 @@ func checkFontsEmbedded(t *testing.T, path string) {
 	text := string(b)
 	embedded := map[string]bool{}
 	for _, face := range strings.Split(text, "@font-face")[1:] {
-		if fam, ok := cutBetween(face, `font-family:"`, `"`); ok && strings.Contains(face, "src: url(data:font/ttf") {
-			embedded[fam] = true
+		fam, ok := cutBetween(face, `font-family:"`, `"`)
+		data, hasData := cutBetween(face, "base64,", ")")
+		if !ok || !hasData {
+			continue
+		}
+		embedded[fam] = true
+		// The font's tables, as sfnt writes them back: the file less the
+		// zero bytes that pad its last table.
+		ttf, err := base64.StdEncoding.DecodeString(data)
+		if err != nil || len(ttf) == 0 || !bytes.HasPrefix(goregular.TTF, ttf) || strings.Trim(string(goregular.TTF[len(ttf):]), "\x00") != "" {
+			t.Errorf("the SVG embeds font %q (%d bytes), not the Go font", fam, len(ttf))
 		}
 	}
 	used := 0

@@ -3,7 +3,9 @@
 // and points of a sweep, latency distributions from full histograms,
 // throughput against time and bars with intervals, as SVG, PNG or PDF
 // through gonum.org/v1/plot, and the same four kinds as plain text for a
-// terminal or a mail.
+// terminal or a mail. Every picture lays its text out in the Go font,
+// which the binary carries (fonts.go), and an SVG embeds it: the layout
+// is the same on every system, whatever fonts it has.
 //
 // The drawing (Figure, Bars, Write, Text; figure.go, latency.go, text.go)
 // knows nothing of Starlark; SweepFigure, LatencyFigure,

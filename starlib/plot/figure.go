@@ -171,7 +171,10 @@ func (f *Figure) Plot() (*gplot.Plot, error) {
 	if len(f.Series) == 0 {
 		return nil, fmt.Errorf("nothing to plot")
 	}
-	p := gplot.New()
+	p, err := newPlot()
+	if err != nil {
+		return nil, err
+	}
 	p.Title.Text = f.Title
 	p.X.Label.Text = f.XLabel
 	p.Y.Label.Text = f.YLabel
@@ -312,6 +315,7 @@ func addMarks(p *gplot.Plot, marks []Mark, c color.Color, f *Figure, labelled bo
 	if err != nil {
 		return err
 	}
+	inFontOf(p, l.TextStyle)
 	for i := range l.TextStyle {
 		l.TextStyle[i].Color = c
 		l.TextStyle[i].Font.Size = vg.Points(8)
@@ -327,7 +331,10 @@ func (b *Bars) Plot() (*gplot.Plot, error) {
 	if len(b.Bars) == 0 {
 		return nil, fmt.Errorf("nothing to plot")
 	}
-	p := gplot.New()
+	p, err := newPlot()
+	if err != nil {
+		return nil, err
+	}
 	p.Title.Text = b.Title
 	p.Y.Label.Text = b.YLabel
 	p.Add(plotter.NewGrid())

@@ -69,7 +69,10 @@ func (h *Heat) Plot() (*gplot.Plot, error) {
 	if lo == hi {
 		hm.Min, hm.Max = lo-1, hi+1
 	}
-	p := gplot.New()
+	p, err := newPlot()
+	if err != nil {
+		return nil, err
+	}
 	p.Title.Text = fmt.Sprintf("%s (%s to %s)", h.Title, short(lo), short(hi))
 	p.X.Label.Text, p.Y.Label.Text = h.XLabel, h.YLabel
 	p.Add(hm)
@@ -87,6 +90,7 @@ func (h *Heat) Plot() (*gplot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
+		inFontOf(p, labels.TextStyle)
 		for i := range labels.TextStyle {
 			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
 			labels.TextStyle[i].Color = color.White

@@ -29,6 +29,7 @@ out = heatmap(pts, x="server", y="client", z="rate", file=dir + "/mesh.svg", tit
 		t.Errorf("returned %s", out)
 	}
 	s := readSVG(t, path)
+	checkFontsEmbedded(t, path)
 	for _, want := range []string{"102", "103", "201", "203", "302", "1", "2", "3", "server", "client", "mesh (102 to 302)"} {
 		if !slices.Contains(s.texts, want) {
 			t.Errorf("no text %q in %v", want, s.texts)
