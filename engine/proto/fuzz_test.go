@@ -15,7 +15,9 @@ import (
 	"netscript/engine/spec"
 )
 
-// messageFor returns a new message of type t to decode into.
+// messageFor returns a new message of type t to decode into: a map for a
+// type whose payload is not a JSON message (the handshake's Hello and
+// Welcome are Noise messages; an unknown type has none).
 func messageFor(t Type) any {
 	switch t {
 	case TypeError:
@@ -52,7 +54,7 @@ func messageFor(t Type) any {
 // strict decoder: never a panic; whatever decodes encodes again to a
 // payload that decodes to the same encoding; a RunClient that decodes
 // passes TestSpec.Check; and the same object with a field no message has
-// is refused, naming the field.
+// is refused, naming the field, for every type with a JSON message.
 func FuzzDecode(f *testing.F) {
 	for name, p := range recordings(f) {
 		f.Add(byte(name.typ), p)
@@ -79,13 +81,20 @@ func FuzzDecode(f *testing.F) {
 		if b2, _ := json.Marshal(w); !bytes.Equal(b1, b2) {
 			t.Fatalf("%s: encoding not stable: %q then %q", mt, b1, b2)
 		}
-		if q := withUnknownField(p); mt.Known() && q != nil {
+		if q := withUnknownField(p); jsonMessage(mt) && q != nil {
 			err := Decode(mt, q, messageFor(mt))
 			if err == nil || !strings.Contains(err.Error(), `unknown field "zz_unknown"`) {
 				t.Fatalf("%s %q with an unknown field: got %v", mt, q, err)
 			}
 		}
 	})
+}
+
+// jsonMessage reports whether t's payload is one of the JSON messages,
+// which the strict decoder holds to their fields.
+func jsonMessage(t Type) bool {
+	_, untyped := messageFor(t).(*map[string]any)
+	return !untyped
 }
 
 // withUnknownField is the JSON object p with the field "zz_unknown" added
@@ -247,4 +256,16 @@ func FuzzSealedFrame(f *testing.F) {
 			t.Fatalf("%x opened as a frame", in)
 		}
 	})
+}
+
+// TestMessageForEveryType: FuzzDecode holds every known type's JSON
+// message to its fields; only the handshake's binary payloads have none.
+func TestMessageForEveryType(t *testing.T) {
+	for i := range 256 {
+		mt := Type(i)
+		binary := mt == TypeHello || mt == TypeWelcome
+		if mt.Known() && jsonMessage(mt) == binary {
+			t.Errorf("%s: a JSON message %v, want %v", mt, jsonMessage(mt), !binary)
+		}
+	}
 }
