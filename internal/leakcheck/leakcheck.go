@@ -8,7 +8,6 @@
 package leakcheck
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -62,7 +61,7 @@ func Wait(d time.Duration) []string {
 // processes (not zombies), its namespaces, its listening sockets.
 func Find() []string {
 	var out []string
-	for _, p := range descendants(os.Getpid()) {
+	for _, p := range Descendants(os.Getpid()) {
 		out = append(out, fmt.Sprintf("process %d: %s", p, cmdline(p)))
 	}
 	for _, n := range namespaces() {
@@ -76,7 +75,7 @@ func Find() []string {
 
 // Remove kills this process's descendants and deletes its namespaces.
 func Remove() {
-	for _, p := range descendants(os.Getpid()) {
+	for _, p := range Descendants(os.Getpid()) {
 		_ = syscall.Kill(p, syscall.SIGKILL)
 	}
 	for _, n := range namespaces() {
@@ -84,8 +83,9 @@ func Remove() {
 	}
 }
 
-// descendants lists the live (not zombie) processes below pid.
-func descendants(pid int) []int {
+// Descendants lists the live (not zombie) processes below pid, by pid; a
+// test uses it to name what a process it is about to kill has started.
+func Descendants(pid int) []int {
 	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
 	children := map[int][]int{}
 	for _, d := range dirs {
@@ -93,18 +93,11 @@ func descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
-		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
+		live, pp, ok := parseStat(b)
+		if !ok || !live {
 			continue
 		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 2 || f[0] == "Z" {
-			continue
-		}
-		p, err1 := strconv.Atoi(filepath.Base(filepath.Dir(d)))
-		pp, err2 := strconv.Atoi(f[1])
-		if err1 == nil && err2 == nil {
+		if p, err := strconv.Atoi(filepath.Base(filepath.Dir(d))); err == nil {
 			children[pp] = append(children[pp], p)
 		}
 	}

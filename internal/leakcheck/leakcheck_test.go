@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }
@@ -35,5 +37,28 @@ func TestFinds(t *testing.T) {
 	l.Close()
 	if leaks := Wait(10 * time.Second); len(leaks) != 0 {
 		t.Errorf("after: %v", leaks)
+	}
+}
+
+// TestAlive: this process is alive; a child that has exited is not,
+// before it is reaped (a zombie) or after.
+func TestAlive(t *testing.T) {
+	if !Alive(os.Getpid()) {
+		t.Error("this process is not alive")
+	}
+	c := exec.Command("true")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var info unix.Siginfo
+	if err := unix.Waitid(unix.P_PID, c.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != nil {
+		t.Fatal(err)
+	}
+	if Alive(c.Process.Pid) {
+		t.Error("a zombie is alive")
+	}
+	c.Wait()
+	if Alive(c.Process.Pid) {
+		t.Error("a reaped process is alive")
 	}
 }
