@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/engine/proto"
 	"netscript/engine/sock/socktest"
 )
@@ -112,7 +113,7 @@ print(r.transactions > 0, r.remote.transactions == r.transactions + r.discarded,
 	quiet := &syncBuffer{}
 	qcmd := exec.Command(bin, "serve", "--quiet", "--allow-client", "--listen", "127.0.0.1:0")
 	qcmd.Env, qcmd.Stderr = cleanEnv(), quiet
-	if err := qcmd.Start(); err != nil {
+	if err := childproc.Start(qcmd); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { qcmd.Process.Kill(); qcmd.Wait() })

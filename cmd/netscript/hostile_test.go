@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"netscript/engine/auth"
+	"netscript/engine/childproc"
 	"netscript/engine/client"
 	"netscript/engine/server"
 	"netscript/engine/spec"
@@ -73,7 +74,7 @@ func watchDaemon(t *testing.T, cmd *exec.Cmd, standing int) *daemonProc {
 	t.Helper()
 	d := &daemonProc{cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = d.stderr
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	go func() { cmd.Wait(); close(d.done) }()

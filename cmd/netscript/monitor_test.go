@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"netscript/engine/childproc"
 )
 
 // startLogged starts cmd and returns a channel of the first match of re
@@ -27,7 +29,7 @@ func startLogged(t *testing.T, cmd *exec.Cmd, re *regexp.Regexp, log *syncBuffer
 	t.Helper()
 	w := &matchWriter{log: log, re: re, found: make(chan string, 1)}
 	cmd.Stderr = w
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		t.Fatalf("start %s: %v", cmd.Path, err)
 	}
 	return w.found

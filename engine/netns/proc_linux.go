@@ -1,6 +1,7 @@
 package netns
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"netscript/engine/childproc"
 )
 
 // runTimeout bounds NS.Run.
@@ -23,11 +26,13 @@ const waitDelay = 5 * time.Second
 // the namespace, through "ip netns exec" (which execs the program in place,
 // so the command's process is the program itself). The program gets a
 // process group of its own; when ctx is done the whole group is killed.
-// It is also sent SIGKILL if the test process dies (PR_SET_PDEATHSIG; the
-// kernel sends that when the thread that started it exits, so do not start
-// it from a goroutine that locks its thread and then exits locked). Set
-// Stdin, Stdout and Stderr as with exec.CommandContext; Wait gives up on
-// output pipes 5 s after the process is killed.
+// It is also sent SIGKILL if the test process dies (PR_SET_PDEATHSIG).
+// The kernel sends that when the thread that forked it ends, which a
+// goroutine that locks that thread and returns can bring about early;
+// start a process that must live long with [childproc.Start], which forks
+// on a thread of its own ([NS.Start] and [NS.Run] do). Set Stdin, Stdout
+// and Stderr as with exec.CommandContext; Wait gives up on output pipes
+// 5 s after the process is killed.
 func (ns *NS) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", ns.name, name}, args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -63,14 +68,20 @@ func (ns *NS) Run(t testing.TB, name string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	out, err := ns.Command(ctx, name, args...).CombinedOutput()
+	cmd := ns.Command(ctx, name, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := childproc.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("killed after %v", runTimeout)
 		}
-		t.Fatalf("netns: run %q in %s: %v\n%s", append([]string{name}, args...), ns.name, err, out)
+		t.Fatalf("netns: run %q in %s: %v\n%s", append([]string{name}, args...), ns.name, err, out.String())
 	}
-	return string(out)
+	return out.String()
 }
 
 // Start starts the program name with args inside the namespace and
@@ -86,7 +97,7 @@ func (ns *NS) Start(t testing.TB, name string, args ...string) *Proc {
 	p := &Proc{ns: ns.name, cancel: cancel, done: make(chan struct{})}
 	p.Cmd = ns.Command(ctx, name, args...)
 	p.Cmd.Stdout, p.Cmd.Stderr = &p.out, &p.out
-	if err := p.Cmd.Start(); err != nil {
+	if err := childproc.Start(p.Cmd); err != nil {
 		cancel()
 		t.Fatalf("netns: start %q in %s: %v", append([]string{name}, args...), ns.name, err)
 	}

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"netscript/engine/childproc"
 )
 
 // Dir is where the netperf 2.7.1 binaries are, relative to the project
@@ -47,8 +49,8 @@ func Binary(t testing.TB, name string) string {
 
 // Start starts a netserver listening on addr ("127.0.0.1", "::1") at a
 // port the kernel chose, forking a child per control connection as it does
-// by default, and stops it (and its children) when the test ends. It
-// returns the port.
+// by default, and stops it (and its children) when the test ends, or when
+// the test binary dies without ending it. It returns the port.
 func Start(t testing.TB, addr string) int {
 	t.Helper()
 	return start(t, addr)
@@ -76,8 +78,12 @@ func start(t testing.TB, addr string, extra ...string) int {
 	cmd.Dir = t.TempDir() // its debug file goes there
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	// Its own process group, so cleanup kills the children it forks too;
+	// and killed by the kernel if the test binary dies before cleanup runs
+	// (a signal, -test.timeout), when those children lose their control
+	// connection and end on their own.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		t.Fatalf("start %s: %v", bin, err)
 	}
 	exited := make(chan struct{})
