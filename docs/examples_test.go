@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"netscript/engine/childproc"
 )
 
 // fileLimit bounds the examples of one file; they are meant to take
@@ -40,23 +43,27 @@ func shownName(path string) string {
 
 // isolation returns the command prefix that runs a file's examples in a
 // network namespace of their own, so their fixed ports (12866, 12345)
-// meet nothing else on the machine and their daemons die with them; ""
-// when this machine cannot make one.
+// meet nothing else on the machine, and in a process namespace of their
+// own whose first process is the bash session: when it ends, the kernel
+// kills every process left in the namespace (a daemon an example left
+// running). unshare's --kill-child ends the session when unshare is
+// killed, and childproc has unshare killed when this test binary dies.
+// "" when this machine cannot make them.
 func isolation() ([]string, string) {
 	unshare, err := exec.LookPath("unshare")
 	if err != nil {
 		return nil, "no unshare(1)"
 	}
 	for _, prefix := range [][]string{
-		{unshare, "--net"}, // root
-		{unshare, "--user", "--map-root-user", "--net"}, // anyone, where user namespaces are allowed
+		{unshare, "--net", "--pid", "--kill-child"},                              // root
+		{unshare, "--user", "--map-root-user", "--net", "--pid", "--kill-child"}, // anyone, where user namespaces are allowed
 	} {
 		probe := exec.Command(prefix[0], append(prefix[1:], "ip", "link", "set", "lo", "up")...)
 		if probe.Run() == nil {
 			return prefix, ""
 		}
 	}
-	return nil, "unshare --net failed (not root, and no user namespaces)"
+	return nil, "unshare --net --pid failed (not root, and no user namespaces)"
 }
 
 // TestExamples runs every example of README.md and docs/*.md, file by file
@@ -148,19 +155,15 @@ func runFile(t *testing.T, prefix []string, netscript, scripts string, blocks []
 
 	ctx, cancel := context.WithTimeout(context.Background(), fileLimit)
 	defer cancel()
-	args := append(append([]string{}, prefix[1:]...), "bash", "-c", sh.String())
-	cmd := exec.CommandContext(ctx, prefix[0], args...)
-	cmd.Dir = work
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + work, "LANG=C.UTF-8", "TERM=dumb"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	err := cmd.Run()
+	cmd, err := startSession(ctx, prefix, work, sh.String(), &out)
+	if err == nil {
+		err = cmd.Wait()
+	}
 	// Daemons the examples left running (and their embedded servers) go
-	// with the namespace once the group is gone.
-	if cmd.Process != nil {
+	// with the process namespace once the session is gone.
+	if cmd != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	t.Logf("ran %d examples in %.1f s", ran, time.Since(start).Seconds())
@@ -190,4 +193,22 @@ func runFile(t *testing.T, prefix []string, netscript, scripts string, blocks []
 	b := blocks[last]
 	t.Fatalf("%s:%d: this example failed (%v):\n%s\n\nits output:\n%s\nFix the example, or, if it cannot run here (a lab host, no end), begin it with a line %q.",
 		b.File, b.Line, err, b.Text, text[at:], markNotRun+" REASON")
+}
+
+// startSession starts script as a bash session isolated by prefix (see
+// isolation), in dir, with its output going to out, and returns it
+// started. When ctx is done, the session and all it started are killed;
+// so are they if this test binary dies first.
+func startSession(ctx context.Context, prefix []string, dir, script string, out io.Writer) (*exec.Cmd, error) {
+	args := append(append([]string{}, prefix[1:]...), "bash", "-c", script)
+	cmd := exec.CommandContext(ctx, prefix[0], args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8", "TERM=dumb"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := childproc.Start(cmd); err != nil {
+		return nil, fmt.Errorf("start the examples' session (%s): %w", strings.Join(prefix, " "), err)
+	}
+	return cmd, nil
 }
