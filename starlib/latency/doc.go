@@ -13,7 +13,9 @@ marked BE, BK (CS1), CS5 and EF in turn and the UDP probe EF, as flent's
 rrul), duration ("10s"), idle ("2s"), interval (0.2). preset names a
 member of flent's family: "rrul" (4 streams each way, marked), "rrul_be"
 (unmarked), "tcp_upload", "tcp_download" (one stream) and
-"tcp_bidirectional" (one each way); options given beside it win.
+"tcp_bidirectional" (one each way); options given beside it win. A
+probe or a stream that does nothing in its phase is a result with none;
+a call none of whose tests did anything fails.
 The result: latency.idle and latency.loaded (every probe transaction, with
 every percentile; latency.ratio is loaded over idle at p50), up and down
 (each stream's result, interim samples with throughput, rtt, rcv_rtt, cwnd

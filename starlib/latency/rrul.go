@@ -91,6 +91,9 @@ func rrulBuiltin(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if err != nil {
 		return nil, err
 	}
+	if err := nothingDone(b.Name(), append(idleTests, loadTests...), append(idle, loaded...)); err != nil {
+		return nil, err
+	}
 	return newRRUL(cfg, idle, loaded)
 }
 
@@ -228,6 +231,7 @@ func (c *rrulConfig) tests() (idle, loaded []test, err error) {
 				return nil, nil, err
 			}
 			t = t.bulk()
+			t.starvable = true
 			if c.dscp {
 				t = t.withTOS(m.tos)
 			}

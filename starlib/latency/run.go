@@ -59,6 +59,39 @@ type test struct {
 	// behind the bottleneck when its drain bound passes) is no failure:
 	// the call has its figures from the interim samples.
 	load bool
+	// starvable: a stream that moves no byte in its time is a result of
+	// none, not a failure: one that loses to the others at a bottleneck,
+	// or on a busy machine, backs off for longer than a short test runs,
+	// and that is what the call measures.
+	starvable bool
+}
+
+// nothingIsResult reports whether err, how the test ended, is its doing
+// nothing in its time (client.NoWorkError), which for a probe or a
+// starvable stream is a result, not a failure.
+func (t test) nothingIsResult(err error) bool {
+	var nw *client.NoWorkError
+	return (t.probe || t.starvable) && errors.As(err, &nw)
+}
+
+// nothingDone returns an error when no test of a call did anything (no
+// transaction, no byte), which is no measurement but a peer that does
+// not serve them; nil when one did. results are the tests' in order.
+func nothingDone(builtin string, tests []test, results []*result.Result) error {
+	var first *client.NoWorkError
+	for i, res := range results {
+		nw := client.NoWork(&tests[i].s, res)
+		if nw == nil {
+			return nil
+		}
+		if first == nil {
+			first = nw
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: none of its %d tests did anything; the first: %s: %w", builtin, len(tests), tests[0].name, first)
 }
 
 // newTest returns the spec of workload name toward t, with every option
@@ -130,8 +163,7 @@ func (r *runner) run(ctx context.Context, t test, gate client.Gate, interim func
 	}
 	var partial *result.Result
 	words := func(res *result.Result, err error, _ bool) error {
-		var nw *client.NoWorkError
-		if err != nil && t.probe && errors.As(err, &nw) {
+		if err != nil && t.nothingIsResult(err) {
 			var te *client.TestError
 			if errors.As(err, &te) {
 				partial = te.Partial
