@@ -24,7 +24,13 @@ func Start(cmd *exec.Cmd) error {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	started := make(chan error, 1)
 	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends after the child
+		// Locked for the child's life, so no other goroutine can end the
+		// thread; then unlocked, not ended: this thread may have forked
+		// other children (exec with Pdeathsig on it, as netns.Command's
+		// callers do) before this goroutine was scheduled on it, and
+		// ending it would kill them.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		if err := cmd.Start(); err != nil {
 			started <- err
 			return

@@ -130,3 +130,28 @@ func TestStartError(t *testing.T) {
 		t.Fatalf("Start of a missing program: %v", err)
 	}
 }
+
+// TestSparesOthersOnItsThread: children forked with Pdeathsig on the
+// caller's thread (as exec does for netns.Command's callers) still run
+// after many Start calls, whose goroutines the runtime often schedules on
+// that same thread; a Start that ended its thread would kill them.
+func TestSparesOthersOnItsThread(t *testing.T) {
+	var pids []int
+	for range 20 {
+		c := exec.Command("sleep", "300")
+		c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		pids = append(pids, c.Process.Pid)
+		short := exec.Command("true")
+		if err := childproc.Start(short); err != nil {
+			t.Fatal(err)
+		}
+		short.Wait()
+	}
+	if left := leakcheck.Outlived(pids, lingering); len(left) != len(pids) {
+		t.Fatalf("%d of the %d children forked beside Start's were killed", len(pids)-len(left), len(pids))
+	}
+}

@@ -11,6 +11,10 @@
 // not the process, and Go ends a thread whenever a goroutine locked to it
 // returns: any goroutine, later scheduled on the thread the fork ran on,
 // that locks it and returns (the engine's workers do) would kill the child
-// early. So Start forks on a thread of its own, locked, that ends only
-// after the child has.
+// early. So Start forks on a thread it holds locked for the child's
+// life, and then gives the thread back to the runtime rather than ending
+// it: other children may have been forked on it before, with Pdeathsig
+// set on it (hog runs 25 and 28 saw a netscript client, started from a
+// test's goroutine, killed when a childproc thread it had been forked on
+// ended).
 package childproc
