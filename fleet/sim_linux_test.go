@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/fleet"
 	"netscript/internal/kubetest"
 )
@@ -85,7 +86,7 @@ print(n)
 	defer cancel()
 	cmd := sim.Ctl.Command(ctx, bin, "--token-file", sim.TokenFile, "--allow-net", "--json-lines", lines, "--record", record, file)
 	start = time.Now()
-	out, err := cmd.CombinedOutput()
+	out, err := childproc.CombinedOutput(cmd)
 	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("the controller: %v\n%s", err, tailOf(out))

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/engine/netns"
 )
 
@@ -26,7 +27,7 @@ func scriptIn(t *testing.T, ns *netns.NS, code string, args ...string) (wait fun
 	cmd := ns.Command(ctx, bin, append(args, "-c", code)...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/engine/netns"
 )
 
@@ -188,7 +189,7 @@ func TestPortExhaustionInNamespaces(t *testing.T) {
 print(json.encode([r.to_dict()]))`)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
-	if err := cmd.Run(); err != nil {
+	if err := childproc.Run(cmd); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, o.String(), e.String())
 	}
 	r := decodeResults(t, o.String())[0]

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/engine/netns"
 )
 
@@ -50,7 +51,7 @@ func clientIn(t *testing.T, ns *netns.NS, code string) (string, string) {
 	cmd := ns.Command(ctx, bin, "-c", code)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
-	if err := cmd.Run(); err != nil {
+	if err := childproc.Run(cmd); err != nil {
 		t.Fatalf("netscript -c in %s: %v\nstdout:\n%s\nstderr:\n%s", ns, err, o.String(), e.String())
 	}
 	return o.String(), e.String()

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/engine/client/netservertest"
 	"netscript/engine/netns"
 )
@@ -55,7 +56,7 @@ func TestNetperfSeedsInNamespaces(t *testing.T) {
 		cmd := cli.Command(ctx, bin, append([]string{"netperf"}, strings.Fields(c.line)...)...)
 		var o, e bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
+		err := childproc.Run(cmd)
 		cancel()
 		if err != nil || !c.check(o.String()) {
 			t.Errorf("netperf %s: %v\nstdout:\n%s\nstderr:\n%s", c.line, err, o.String(), e.String())
@@ -89,7 +90,7 @@ func TestNetperfSeedLoopInNamespaces(t *testing.T) {
 			cmd := cli.Command(ctx, bin, append([]string{"netperf"}, strings.Fields(line)...)...)
 			var o, e bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &o, &e
-			err := cmd.Run()
+			err := childproc.Run(cmd)
 			done <- out{src, err, o.String(), e.String()}
 		}()
 	}
@@ -144,7 +145,7 @@ func TestSeed004InNamespaces(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		cmd := cli.Command(ctx, "sh", "-c", seed004, "seed004", bin+" netperf", test)
 		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
+		out, err := childproc.CombinedOutput(cmd)
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", test, err, out)

@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"netscript/engine/childproc"
 	"netscript/engine/netns"
 )
 
@@ -80,7 +81,7 @@ func TestNetPrompt(t *testing.T) {
 		cmd.Dir, cmd.Env = dir, cleanEnv()
 		var e bytes.Buffer
 		cmd.Stderr = &e
-		if err := cmd.Run(); err == nil || !strings.Contains(e.String(), "not allowed to reach 198.18.78.2; run with --allow-net 198.18.78.2") {
+		if err := childproc.Run(cmd); err == nil || !strings.Contains(e.String(), "not allowed to reach 198.18.78.2; run with --allow-net 198.18.78.2") {
 			t.Errorf("no terminal: err %v, stderr:\n%s", err, e.String())
 		}
 		if n := settle(); n != 0 {
@@ -127,7 +128,7 @@ func promptRun(t *testing.T, ns *netns.NS, dir, answer string, args ...string) (
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		slave.Close()
 		t.Fatal(err)
 	}

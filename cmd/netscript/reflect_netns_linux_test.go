@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"netscript/engine/auth"
+	"netscript/engine/childproc"
 	"netscript/engine/netns"
 	"netscript/engine/npwire"
 	"netscript/engine/proto"
@@ -263,7 +264,7 @@ func TestNoStandingReflection(t *testing.T) {
 	data := fmt.Sprintf("udp_rr:%s:%d", reflectDaemon, port)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	out, err := r.d.Command(ctx, bin, "serve", "--listen", reflectDaemon+":0", "--data", data+",request=1,response=1000").CombinedOutput()
+	out, err := childproc.CombinedOutput(r.d.Command(ctx, bin, "serve", "--listen", reflectDaemon+":0", "--data", data+",request=1,response=1000"))
 	if err == nil || !strings.Contains(string(out), "would answer a spoofed datagram with more than it carried") {
 		t.Errorf("--data %s,request=1,response=1000: %v\n%s", data, err, out)
 	}

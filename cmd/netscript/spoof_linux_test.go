@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/engine/netns"
 )
 
@@ -40,7 +41,7 @@ func TestNoSpoofInNamespaces(t *testing.T) {
 	cmd := v.Command(ctx, bin, "-c", test+`, client="198.18.8.1")`)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
+	err := childproc.Run(cmd)
 	r := ran{stdout: o.String(), stderr: e.String()}
 	if err != nil {
 		r.code = cmd.ProcessState.ExitCode()

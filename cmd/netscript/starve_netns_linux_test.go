@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/engine/netns"
 )
 
@@ -51,7 +52,7 @@ print(r.down[0].bytes_received, r.up[0].remote.bytes_received > 0, r.latency.loa
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := cli.Command(ctx, bin, "-c", `rrul(host="198.18.2.2", preset="tcp_bidirectional", duration=1, idle=0.5, interval=0.25)`)
-	b, err := cmd.CombinedOutput()
+	b, err := childproc.CombinedOutput(cmd)
 	if err == nil || !strings.Contains(string(b), "rrul: TCP RR BE: data endpoint 198.18.2.2:") {
 		t.Errorf("nothing gets through: %v\n%s", err, b)
 	}

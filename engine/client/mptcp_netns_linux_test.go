@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/engine/client"
 	"netscript/engine/netns"
 	"netscript/engine/result"
@@ -63,7 +64,7 @@ func runMPTCPClient(t *testing.T, cl *netns.NS, addr string) (*result.Result, st
 	t.Setenv(mptcpChildEnv, "client:"+addr)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, _ := cl.Command(ctx, os.Args[0], "-test.run=^TestMPTCPChild$", "-test.v").CombinedOutput()
+	out, _ := childproc.CombinedOutput(cl.Command(ctx, os.Args[0], "-test.run=^TestMPTCPChild$", "-test.v"))
 	if _, js, ok := strings.Cut(string(out), "RESULT "); ok {
 		var r result.Result
 		if err := json.Unmarshal([]byte(strings.SplitN(js, "\n", 2)[0]), &r); err != nil {

@@ -29,8 +29,9 @@ const waitDelay = 5 * time.Second
 // It is also sent SIGKILL if the test process dies (PR_SET_PDEATHSIG).
 // The kernel sends that when the thread that forked it ends, which a
 // goroutine that locks that thread and returns can bring about early;
-// start a process that must live long with [childproc.Start], which forks
-// on a thread of its own ([NS.Start] and [NS.Run] do). Set Stdin, Stdout
+// so run or start the command with [childproc.Run], [childproc.Start] or
+// their kin, which fork on a thread of their own ([NS.Start] and [NS.Run]
+// do), never with its own Run or Start. Set Stdin, Stdout
 // and Stderr as with exec.CommandContext; Wait gives up on output pipes
 // 5 s after the process is killed.
 func (ns *NS) Command(ctx context.Context, name string, args ...string) *exec.Cmd {

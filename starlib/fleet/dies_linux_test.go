@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/internal/kubetest"
 )
 
@@ -52,7 +53,7 @@ func TestMeshAgentDiesMidRound(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	// The plan's line comes after the probe: every agent answered it. The

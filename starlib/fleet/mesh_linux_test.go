@@ -18,6 +18,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"netscript/engine/childproc"
 	"netscript/internal/kubetest"
 )
 
@@ -78,7 +79,7 @@ func TestKubeMesh(t *testing.T) {
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := childproc.Run(cmd); err != nil {
 		t.Fatalf("the mesh: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	out := stdout.String()
@@ -141,7 +142,7 @@ func TestKubeMesh(t *testing.T) {
 	stdout.Reset()
 	stderr.Reset()
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	err := childproc.Run(cmd)
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 {
 		t.Errorf("a tolerance not met: %v, want exit status 4\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
@@ -170,7 +171,7 @@ func TestKubeMesh(t *testing.T) {
 	stdout.Reset()
 	stderr.Reset()
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := childproc.Run(cmd); err != nil {
 		t.Fatalf("the mesh by DNS: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	if got := brands(t, lines+".dns"); !maps.Equal(got, countOnce(dnsWant)) {
@@ -191,7 +192,7 @@ func TestKubeMesh(t *testing.T) {
 	}
 	cmd = sim.Ctl.Command(ctx, bin, "-c", `print(fleet.service("netscript-agents-vip", namespace="netscript"))`)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
-	if got, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(got)) != svc.Spec.ClusterIP+":12866" {
+	if got, err := childproc.CombinedOutput(cmd); err != nil || strings.TrimSpace(string(got)) != svc.Spec.ClusterIP+":12866" {
 		t.Errorf("fleet.service: %q, %v; want %s:12866", got, err, svc.Spec.ClusterIP)
 	}
 	throughService(t, ctx, bin, sim, c, svc.Spec.ClusterIP, sim.Agents[0].Address, filepath.Join(dir, "via.jsonl"))

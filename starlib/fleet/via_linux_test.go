@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"netscript/engine/childproc"
 	"netscript/internal/kubetest"
 )
 
@@ -54,7 +55,7 @@ func throughService(t *testing.T, ctx context.Context, bin string, sim *kubetest
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := childproc.Run(cmd); err != nil {
 		t.Fatalf("the mesh through the Service: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	t.Logf("the mesh through the Service printed:\n%s", stdout.String())
