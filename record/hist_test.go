@@ -32,7 +32,7 @@ func recordedRun(t *testing.T, code string) *Run {
 // back from a record identical, so percentiles, plots and aggregate()
 // work on a record as on the run itself.
 func TestRecordKeepsHistograms(t *testing.T) {
-	run := recordedRun(t, "tcp_rr(transactions=200, flows=2, brand='a<b & c')\ntcp_stream(duration=0.1)\n")
+	run := recordedRun(t, "tcp_rr(transactions=200, flows=2, brand='a<b & c')\ntcp_stream(bytes='64K')\n")
 	var b bytes.Buffer
 	if err := run.Encode(&b); err != nil {
 		t.Fatal(err)

@@ -69,7 +69,7 @@ func TestSurface(t *testing.T) {
 	setup := `
 r = tcp_rr(transactions=5)
 u = udp_rr(transactions=5)
-s = tcp_stream(duration=0.3, interval=0.1)
+s = tcp_stream(duration=1, interval=0.25)
 k = [0]
 def count():
     k[0] += 1

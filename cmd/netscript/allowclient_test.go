@@ -73,7 +73,7 @@ func TestServeAllowClient(t *testing.T) {
 	})
 
 	test := func(d *daemonProc, opts string) string {
-		return fmt.Sprintf(`r = tcp_rr(host="127.0.0.1", client="127.0.0.1:%d", duration=0.3%s)
+		return fmt.Sprintf(`r = tcp_rr(host="127.0.0.1", client="127.0.0.1:%d", transactions=20%s)
 print(r.transactions > 0, r.remote.transactions == r.transactions + r.discarded, r.config.client)`, d.port, opts)
 	}
 	toTarget := fmt.Sprintf(", port=%d", target.port)

@@ -83,7 +83,7 @@ func TestTokenReachesEmbeddedServer(t *testing.T) {
 	const secret = "correct horse battery staple"
 	file := filepath.Join(t.TempDir(), "token")
 	os.WriteFile(file, []byte(secret+"\n"), 0o600)
-	code := "r = tcp_rr(duration=0.3)\nprint(r.transactions > 0 and r.remote.transactions == r.transactions + r.discarded)"
+	code := "r = tcp_rr(transactions=20)\nprint(r.transactions > 0 and r.remote.transactions == r.transactions + r.discarded)"
 	for _, c := range []struct {
 		name string
 		env  []string

@@ -19,7 +19,7 @@ func TestBadInputOfIssue6(t *testing.T) {
 		{`tcp_rr(flows=4097)`, "tcp_rr: flows: must be at most 4096, got 4097"},
 		{`udp_rr(flows=257)`, "udp_rr: flows: must be at most 256 for udp_rr"},
 		{`parallel([lambda: tcp_rr(duration=1), "tcp_rr"])`, "parallel: fns[1] is a string, not a function"},
-		{`aggregate([tcp_rr(duration=0.1), tcp_stream(duration=0.1)])`, "aggregate: results[1] is TCP_STREAM and results[0] is TCP_RR"},
+		{`aggregate([tcp_rr(transactions=5), tcp_stream(bytes="64K")])`, "aggregate: results[1] is TCP_STREAM and results[0] is TCP_RR"},
 		{fmt.Sprintf(`tcp_rr(host="127.0.0.1", client="127.0.0.1:%d", duration=1)`, port),
 			fmt.Sprintf("tcp_rr: client: dial 127.0.0.1:%d: connection refused", port)},
 		{`tcp_crr(flows=4, local=["127.0.0.1", "127.0.0.2", "198.18.0.99", "127.0.0.4"], duration=1)`,
@@ -34,7 +34,7 @@ func TestBadInputOfIssue6(t *testing.T) {
 // TestFlowsOutput: a result of several flows prints its flow count and
 // start skew, and table() shows the flow count.
 func TestFlowsOutput(t *testing.T) {
-	r := netscript(t, 30*time.Second, "-c", `r = tcp_rr(flows=8, duration=0.3)
+	r := netscript(t, 30*time.Second, "-c", `r = tcp_rr(flows=8, transactions=20)
 print(r)
 print(table([r]))`)
 	if r.code != 0 || !strings.Contains(r.stdout, ", 8 flows, start skew ") || !strings.Contains(r.stdout, "Flows") {

@@ -130,7 +130,7 @@ func TestToken(t *testing.T) {
 	d := startDaemon(t, nil, "--token-file", good)
 	open := startDaemon(t, nil)
 	code := func(port int) string {
-		return fmt.Sprintf("r = tcp_rr(host='127.0.0.1', port=%d, duration=0.3)\nprint(r.remote.transactions == r.transactions + r.discarded)", port)
+		return fmt.Sprintf("r = tcp_rr(host='127.0.0.1', port=%d, transactions=20)\nprint(r.remote.transactions == r.transactions + r.discarded)", port)
 	}
 	ok := []struct {
 		name string

@@ -32,7 +32,7 @@ for b in [0, 1, 2]:
     if b == 1:
         rs.append(tcp_rr(duration=0.2, burst=b, brand="starved", host="127.0.0.1", port=port` + keep + `))
     else:
-        rs.append(tcp_rr(duration=0.2, burst=b, brand="cell%d" % b` + keep + `))
+        rs.append(tcp_rr(transactions=20, burst=b, brand="cell%d" % b` + keep + `))
 print(table(rs, ["brand", "throughput"]))
 print(csv(rs, ["brand", "throughput"]))
 print("oks", [r.ok for r in rs])

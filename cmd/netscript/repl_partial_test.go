@@ -50,14 +50,14 @@ func TestREPLKeepsPartial(t *testing.T) {
 		t.Errorf("_ after Ctrl-C: %q", got)
 	}
 
-	// confidence(): two iterations of 0.2 s end, the third is cut short.
+	// confidence(): two iterations of 1 s end, the third is cut short.
 	p.send(`n = [0]` + "\r")
 	p.prompt()
 	p.send(`def fn():` + "\r")
 	p.expect("... ", 5*time.Second)
 	p.send(`    n[0] += 1` + "\r")
 	p.expect("... ", 5*time.Second)
-	p.send(`    return tcp_rr(duration=0.2 if n[0] < 3 else 30)` + "\r")
+	p.send(`    return tcp_rr(duration=1 if n[0] < 3 else 30)` + "\r")
 	p.expect("... ", 5*time.Second)
 	p.send("\r")
 	p.prompt()

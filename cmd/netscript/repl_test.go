@@ -236,7 +236,7 @@ func TestREPL(t *testing.T) {
 	}
 
 	// A test: the result echoes as its one-line summary.
-	p.send("r = tcp_rr(duration=0.2, brand=\"kept\")\r")
+	p.send("r = tcp_rr(transactions=20, brand=\"kept\")\r")
 	p.prompt()
 	p.send("r\r")
 	if got := p.prompt(); !strings.Contains(got, `<result TCP_RR "kept"`) || strings.Contains(got, "bytes_received") {

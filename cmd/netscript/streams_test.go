@@ -40,9 +40,9 @@ func TestServeData(t *testing.T) {
 	crr, stream := socktest.Reserve(t, false), socktest.Reserve(t, false)
 	d := watchDaemon(t, exec.Command(bin, "serve", "--listen", "127.0.0.1:0",
 		"--data", fmt.Sprintf("tcp_crr:127.0.0.1:%d,request=16,response=32", crr), "--data", fmt.Sprintf("tcp_stream:127.0.0.1:%d", stream)), 2)
-	code := fmt.Sprintf(`r = tcp_crr(control=False, host="127.0.0.1", data_port=%d, request=16, response=32, duration=0.3)
+	code := fmt.Sprintf(`r = tcp_crr(control=False, host="127.0.0.1", data_port=%d, request=16, response=32, transactions=20)
 print(r.transactions > 0, r.remote, r.config.control, r.bytes_received >= 32 * r.transactions)
-r = tcp_stream(control=False, data_port=%d, duration=0.3)
+r = tcp_stream(control=False, data_port=%d, bytes="1M")
 print(r.throughput > 0, r.remote_address, r.udp, r.notes[0][:21])`, crr, stream)
 	r := netscript(t, 30*time.Second, "-c", code)
 	want := "True None False True\nTrue 127.0.0.1 None no control connection\n"

@@ -30,7 +30,7 @@ func TestParallelStops(t *testing.T) {
 	start := time.Now()
 	_, err := starlark.ExecFileOptions(starlib.FileOptions(), th, "p.star", `
 def late():
-    tcp_rr(duration = 0.3)
+    tcp_rr(transactions = 20)
     fail("late failure")
 parallel([lambda: tcp_rr(duration = 30), late, lambda: udp_rr(duration = 30)])
 `, starlib.Predeclared())
@@ -77,9 +77,9 @@ func TestParallelClients(t *testing.T) {
 	}
 	code := fmt.Sprintf(`
 rs = parallel([
-    lambda: tcp_rr(%s, client = %q, duration = 0.3),
-    lambda: tcp_rr(%s, client = %q, duration = 0.3, flows = 2),
-    lambda: tcp_stream(%s, duration = 0.3),
+    lambda: tcp_rr(%s, client = %q, duration = 1),
+    lambda: tcp_rr(%s, client = %q, duration = 1, flows = 2),
+    lambda: tcp_stream(%s, duration = 1),
 ])
 `, host(addrs[1]), addrs[0], host(addrs[0]), addrs[1], host(addrs[0]))
 	th, _ := startest.NewThread(t)
@@ -200,7 +200,7 @@ rows = []
 def probe():
     return [tcp_rr(request = s, response = s, **target).config.request for s in sizes]
 for n in [1, 2]:
-    bulk, sized, again = parallel([lambda: tcp_stream(duration = 0.1, flows = n), probe, probe])
+    bulk, sized, again = parallel([lambda: tcp_stream(bytes = "256K", flows = n), probe, probe])
     rows.append((n, bulk.test, bulk.config.flows, sized, again))
 assert.eq(rows, [(1, "TCP_STREAM", 1, [1, 64], [1, 64]), (2, "TCP_STREAM", 2, [1, 64], [1, 64])])
 rows.append("still mutable")
